@@ -1,0 +1,43 @@
+// Built-in profiles are the gpus/*.toml files, embedded at build time, so the executable works
+// from any directory; a path selects any other profile.
+#include <algorithm>
+#include <filesystem>
+#include <span>
+#include <utility>
+
+#include "gpus/profile.hpp"
+#include "isa/input_error.hpp"
+#include "isa/text_file.hpp"
+
+namespace warpsim::gpus {
+std::span<const std::pair<std::string_view, std::string_view>> embedded_files();
+
+namespace {
+std::string id_of(std::string_view path) { return std::filesystem::path(path).stem().string(); }
+
+bool looks_like_path(const std::string& text) {
+  return text.find('/') != std::string::npos || text.ends_with(".toml");
+}
+}  // namespace
+
+std::vector<std::string> builtin_profile_ids() {
+  std::vector<std::string> ids;
+  for (const auto& [path, text] : embedded_files()) ids.push_back(id_of(path));
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+Profile load_profile(const std::string& id_or_path) {
+  if (looks_like_path(id_or_path)) {
+    return parse_profile(read_text_file(id_or_path), id_or_path, id_of(id_or_path));
+  }
+  for (const auto& [path, text] : embedded_files()) {
+    if (id_of(path) == id_or_path) return parse_profile(text, "gpus/" + std::string(path), id_or_path);
+  }
+  std::string known;
+  for (const std::string& id : builtin_profile_ids()) known += (known.empty() ? "" : ", ") + id;
+  throw InputError("unknown GPU " + quote_for_message(id_or_path) + " (built-in: " + known +
+                   "; or give a path to a .toml profile)");
+}
+
+}  // namespace warpsim::gpus

@@ -1,0 +1,147 @@
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "isa/input_error.hpp"
+#include "isa/kp_format.hpp"
+#include "isa/text_file.hpp"
+
+namespace warpsim::isa {
+namespace {
+
+bool is_identifier(std::string_view text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+  for (const char c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+std::vector<std::string_view> split_words(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    if (i > start) words.push_back(line.substr(start, i - start));
+  }
+  return words;
+}
+
+class KpParser {
+ public:
+  KpParser(std::string_view text, const std::string& source)
+      : text_(text), program_(std::filesystem::path(source).stem().string(), source) {}
+
+  Program parse() {
+    int line_number = 0;
+    std::size_t pos = 0;
+    while (pos <= text_.size()) {
+      const std::size_t newline = text_.find('\n', pos);
+      std::string_view line = text_.substr(pos, newline == std::string_view::npos
+                                                    ? std::string_view::npos
+                                                    : newline - pos);
+      ++line_number;
+      if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+      parse_line(split_words(line), line_number);
+      if (newline == std::string_view::npos) break;
+      pos = newline + 1;
+    }
+    program_.finish(line_number);
+    return std::move(program_);
+  }
+
+ private:
+  [[noreturn]] void fail(int line, const std::string& what) const {
+    throw InputError(SourceLocation{program_.source(), line, 0}, what);
+  }
+
+  void expect_operands(const std::vector<std::string_view>& words, std::size_t count, int line,
+                       const char* usage) const {
+    if (words.size() != count + 1) {
+      fail(line, std::string(words.size() <= count ? "missing operand" : "unexpected extra operand") +
+                     ": expected '" + usage + "'");
+    }
+  }
+
+  Millicycles cycles_operand(std::string_view word, int line) const {
+    try {
+      return parse_cycles(word);
+    } catch (const std::invalid_argument& e) {
+      fail(line, quote_for_message(word) + ": " + e.what());
+    }
+  }
+
+  void parse_header(std::string_view keyword, const std::vector<std::string_view>& words, int line) {
+    if (seen_instruction_) fail(line, std::string("'") + std::string(keyword) + "' must come before the first instruction");
+    if (keyword == "kernel") {
+      expect_operands(words, 1, line, "kernel NAME");
+      if (seen_kernel_) fail(line, "a second 'kernel' line");
+      if (!is_identifier(words[1])) fail(line, quote_for_message(words[1]) + " is not a kernel name (letters, digits, _)");
+      program_.set_name(std::string(words[1]));
+      seen_kernel_ = true;
+    } else {
+      expect_operands(words, 1, line, "tm CYCLES");
+      if (program_.default_tm()) fail(line, "a second 'tm' line");
+      program_.set_default_tm(cycles_operand(words[1], line));
+    }
+  }
+
+  void parse_line(const std::vector<std::string_view>& words, int line) {
+    if (words.empty()) return;
+    const std::string_view keyword = words[0];
+    if (keyword == "kernel" || keyword == "tm") return parse_header(keyword, words, line);
+    seen_instruction_ = true;
+    if (keyword == "calc" || keyword == "load" || keyword == "store") {
+      const std::string usage = std::string(keyword) + " CYCLES";
+      expect_operands(words, 1, line, usage.c_str());
+      const OpKind kind = keyword == "calc" ? OpKind::calc
+                          : keyword == "load" ? OpKind::load
+                                              : OpKind::store;
+      const Millicycles duration = cycles_operand(words[1], line);
+      if (duration == 0) fail(line, std::string(keyword) + " duration must be positive");
+      program_.add(kind, duration, line);
+    } else if (keyword == "repeat") {
+      expect_operands(words, 1, line, "repeat COUNT");
+      parse_repeat(words[1], line);
+    } else if (keyword == "end") {
+      if (words.size() == 2 && words[1] == "repeat") return program_.end_repeat(line);
+      expect_operands(words, 0, line, "end");
+      program_.end_repeat(line);
+    } else {
+      fail(line, "unknown keyword " + quote_for_message(keyword) +
+                     " (expected kernel, tm, calc, load, store, repeat or end)");
+    }
+  }
+
+  void parse_repeat(std::string_view word, int line) {
+    if (is_identifier(word)) return program_.begin_repeat(std::string(word), line);
+    std::int64_t count = 0;
+    for (const char c : word) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) {
+        fail(line, quote_for_message(word) +
+                       " is neither a non-negative whole count nor a parameter name");
+      }
+      if (count > kMaxLoopCount) break;
+      count = count * 10 + (c - '0');
+    }
+    program_.begin_repeat(count, line);
+  }
+
+  std::string_view text_;
+  Program program_;
+  bool seen_instruction_ = false;
+  bool seen_kernel_ = false;
+};
+
+}  // namespace
+
+Program parse_kp(std::string_view text, const std::string& source) {
+  return KpParser(text, source).parse();
+}
+
+Program load_kp_file(const std::string& path) { return parse_kp(read_text_file(path), path); }
+
+}  // namespace warpsim::isa

@@ -1,0 +1,28 @@
+#include <string>
+
+#include "isa/kp_format.hpp"
+
+namespace warpsim::isa {
+
+std::string to_kp(const Program& program) {
+  std::string out;
+  if (!program.name().empty()) out += "kernel " + program.name() + '\n';
+  if (program.default_tm()) out += "tm " + format_cycles(*program.default_tm()) + '\n';
+  int depth = 0;
+  for (const Op& op : program.ops()) {
+    if (op.kind == OpKind::end) --depth;
+    out.append(static_cast<std::size_t>(depth) * 2, ' ');
+    switch (op.kind) {
+      case OpKind::repeat:
+        out += "repeat " + (op.count_parameter.empty() ? std::to_string(op.count) : op.count_parameter);
+        ++depth;
+        break;
+      case OpKind::end: out += "end"; break;
+      default: out += std::string(to_string(op.kind)) + ' ' + format_cycles(op.duration); break;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace warpsim::isa

@@ -1,0 +1,160 @@
+#include "isa/program.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "isa/input_error.hpp"
+
+namespace warpsim::isa {
+
+const char* to_string(OpKind kind) {
+  switch (kind) {
+    case OpKind::calc: return "calc";
+    case OpKind::load: return "load";
+    case OpKind::store: return "store";
+    case OpKind::repeat: return "repeat";
+    case OpKind::end: return "end";
+  }
+  return "?";
+}
+
+bool Op::same_meaning(const Op& other) const {
+  return kind == other.kind && duration == other.duration && count == other.count &&
+         count_parameter == other.count_parameter && partner == other.partner;
+}
+
+void Program::fail(int line, const std::string& what) const {
+  throw InputError(SourceLocation{source_, line, 0}, what);
+}
+
+void Program::add(OpKind kind, Millicycles duration, int line) {
+  if (!is_instruction(kind)) fail(line, "internal: add() takes calc, load or store");
+  if (duration <= 0) fail(line, std::string(to_string(kind)) + " duration must be positive");
+  if (duration > kMaxDuration) fail(line, "duration above the limit of 10^9 cycles");
+  ops_.push_back(Op{kind, duration, 0, {}, 0, line});
+}
+
+void Program::push_repeat(Op op) {
+  if (static_cast<int>(open_repeats_.size()) >= kMaxLoopDepth) {
+    fail(op.line, "repeat nested deeper than " + std::to_string(kMaxLoopDepth) + " levels");
+  }
+  open_repeats_.push_back(static_cast<std::uint32_t>(ops_.size()));
+  ops_.push_back(std::move(op));
+}
+
+void Program::begin_repeat(std::int64_t count, int line) {
+  if (count < 0) fail(line, "repeat count cannot be negative");
+  if (count > kMaxLoopCount) fail(line, "repeat count above the limit of 2^40");
+  push_repeat(Op{OpKind::repeat, 0, count, {}, 0, line});
+}
+
+void Program::begin_repeat(std::string parameter, int line) {
+  if (parameter.empty()) fail(line, "repeat needs a count or a parameter name");
+  push_repeat(Op{OpKind::repeat, 0, 0, std::move(parameter), 0, line});
+}
+
+void Program::end_repeat(int line) {
+  if (open_repeats_.empty()) fail(line, "'end' without a matching 'repeat'");
+  const std::uint32_t begin = open_repeats_.back();
+  open_repeats_.pop_back();
+  // An empty body would make the engine spin through iterations that do nothing.
+  if (begin + 1 == ops_.size()) fail(ops_[begin].line, "repeat has an empty body");
+  ops_[begin].partner = static_cast<std::uint32_t>(ops_.size());
+  ops_.push_back(Op{OpKind::end, 0, 0, {}, begin, line});
+}
+
+void Program::finish(int line) {
+  if (!open_repeats_.empty()) {
+    fail(ops_[open_repeats_.back()].line,
+         "repeat is never closed with 'end' (file ends at line " + std::to_string(line) + ")");
+  }
+}
+
+int Program::max_loop_depth() const {
+  int depth = 0, deepest = 0;
+  for (const Op& op : ops_) {
+    if (op.kind == OpKind::repeat) deepest = std::max(deepest, ++depth);
+    if (op.kind == OpKind::end) --depth;
+  }
+  return deepest;
+}
+
+std::vector<std::string> Program::parameters() const {
+  std::set<std::string> names;
+  for (const Op& op : ops_) {
+    if (op.kind == OpKind::repeat && !op.count_parameter.empty()) names.insert(op.count_parameter);
+  }
+  return {names.begin(), names.end()};
+}
+
+Program Program::bind(const ParameterValues& values) const {
+  const std::vector<std::string> used = parameters();
+  for (const auto& [name, value] : values) {
+    if (!std::binary_search(used.begin(), used.end(), name)) {
+      fail(0, "parameter " + quote_for_message(name) + " is not used by kernel " +
+                  quote_for_message(name_) +
+                  (used.empty() ? " (it has no parameters)" : ""));
+    }
+  }
+  Program bound = *this;
+  for (Op& op : bound.ops_) {
+    if (op.kind != OpKind::repeat || op.count_parameter.empty()) continue;
+    const auto it = values.find(op.count_parameter);
+    if (it == values.end()) {
+      fail(op.line, "parameter " + quote_for_message(op.count_parameter) +
+                        " has no value (give it with --param " + op.count_parameter + "=VALUE)");
+    }
+    if (it->second < 0) fail(op.line, "parameter " + op.count_parameter + " cannot be negative");
+    if (it->second > kMaxLoopCount) {
+      fail(op.line, "parameter " + op.count_parameter + " above the limit of 2^40");
+    }
+    op.count = it->second;
+    op.count_parameter.clear();
+  }
+  return bound;
+}
+
+DynamicCounts Program::dynamic_counts() const {
+  if (!is_bound()) fail(0, "internal: dynamic_counts() needs a bound program");
+  DynamicCounts counts;
+  std::vector<std::int64_t> multipliers{1};
+  auto add_checked = [&](std::int64_t& total, std::int64_t value) {
+    std::int64_t scaled = 0;
+    if (__builtin_mul_overflow(value, multipliers.back(), &scaled) ||
+        __builtin_add_overflow(total, scaled, &total)) {
+      fail(0, "program too long: its dynamic counts overflow 64 bits");
+    }
+  };
+  for (const Op& op : ops_) {
+    switch (op.kind) {
+      case OpKind::repeat: {
+        std::int64_t product = 0;
+        if (__builtin_mul_overflow(multipliers.back(), op.count, &product)) {
+          fail(op.line, "program too long: nested repeat counts overflow 64 bits");
+        }
+        multipliers.push_back(product);
+        break;
+      }
+      case OpKind::end: multipliers.pop_back(); break;
+      case OpKind::calc:
+        add_checked(counts.calcs, 1);
+        add_checked(counts.calc_time, op.duration);
+        break;
+      case OpKind::load:
+      case OpKind::store:
+        add_checked(op.kind == OpKind::load ? counts.loads : counts.stores, 1);
+        add_checked(counts.memory_duration, op.duration);
+        break;
+    }
+    if (is_instruction(op.kind)) add_checked(counts.instructions, 1);
+  }
+  return counts;
+}
+
+bool Program::same_meaning(const Program& other) const {
+  return name_ == other.name_ && default_tm_ == other.default_tm_ &&
+         std::equal(ops_.begin(), ops_.end(), other.ops_.begin(), other.ops_.end(),
+                    [](const Op& a, const Op& b) { return a.same_meaning(b); });
+}
+
+}  // namespace warpsim::isa

@@ -1,0 +1,119 @@
+#include "sim/cli/cli_support.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "isa/input_error.hpp"
+#include "isa/kp_format.hpp"
+
+namespace warpsim::cli {
+
+CommandLine parse_command_line(const std::vector<std::string>& args, const po::options_description& options,
+                               const po::positional_options_description& positional) {
+  CommandLine line;
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), line.values);
+    line.help = line.values.count("help") > 0;
+    if (!line.help) po::notify(line.values);
+  } catch (const po::error& e) {
+    throw InputError(e.what());
+  }
+  return line;
+}
+
+int print_help(const std::string& usage, const std::string& summary, const po::options_description& options) {
+  std::cout << "Usage: " << usage << "\n\n" << summary << "\n\n" << options;
+  return 0;
+}
+
+Format parse_format(const std::string& text, const std::vector<std::string>& allowed) {
+  bool ok = false;
+  std::string list;
+  for (const std::string& name : allowed) {
+    ok = ok || name == text;
+    list += (list.empty() ? "" : "|") + name;
+  }
+  if (!ok) throw InputError("--format " + quote_for_message(text) + ": expected " + list);
+  return text == "json" ? Format::json : text == "csv" ? Format::csv : Format::text;
+}
+
+isa::ParameterValues parse_parameters(const std::vector<std::string>& entries) {
+  isa::ParameterValues values;
+  for (const std::string& entry : entries) {
+    const std::size_t equals = entry.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw InputError("--param " + quote_for_message(entry) + ": expected NAME=VALUE");
+    }
+    const std::string name = entry.substr(0, equals);
+    const std::int64_t value = parse_count_flag(entry.substr(equals + 1), "--param " + name);
+    if (!values.emplace(name, value).second) throw InputError("--param " + name + " given twice");
+  }
+  return values;
+}
+
+isa::Millicycles parse_cycles_flag(const std::string& text, const std::string& flag) {
+  try {
+    return isa::parse_cycles(text);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(flag + " " + quote_for_message(text) + ": " + e.what());
+  }
+}
+
+double parse_microseconds_flag(const std::string& text, const std::string& flag) {
+  double value = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size() || !std::isfinite(value) || value < 0 ||
+      value > 1e12) {
+    throw InputError(flag + " " + quote_for_message(text) + ": expected microseconds in [0, 10^12]");
+  }
+  return value;
+}
+
+std::int64_t parse_count_flag(const std::string& text, const std::string& flag) {
+  std::int64_t value = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size() || value < 0) {
+    throw InputError(flag + " " + quote_for_message(text) + ": expected a non-negative whole number");
+  }
+  return value;
+}
+
+isa::Program load_program(const std::string& path) {
+  if (path.ends_with(".ptx")) {
+    throw InputError(SourceLocation{path},
+                     "PTX input is not supported yet (the PTX frontend is a later issue); give a .kp program");
+  }
+  return isa::load_kp_file(path);
+}
+
+void write_output(const std::string& text, const std::string& path) {
+  if (path.empty() || path == "-") {
+    std::cout << text << std::flush;
+    return;
+  }
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(SourceLocation{path}, std::string("cannot write: ") + std::strerror(errno));
+    out << text;
+    out.close();
+    if (!out) {
+      std::remove(temporary.c_str());
+      throw InputError(SourceLocation{path}, "cannot write: I/O error");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) {
+    std::remove(temporary.c_str());
+    throw InputError(SourceLocation{path}, "cannot write: " + ec.message());
+  }
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,51 @@
+// Shared pieces of the subcommands: option parsing helpers, output, and the --help text style.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpus/profile.hpp"
+#include "isa/program.hpp"
+
+namespace warpsim::cli {
+
+namespace po = boost::program_options;
+
+enum class Format { text, json, csv };
+
+struct CommandLine {
+  po::variables_map values;
+  bool help = false;
+};
+
+// Parses `args` (after the subcommand name) against `options`, with `positional` naming the
+// positional arguments in order. Unknown options and bad values throw InputError.
+CommandLine parse_command_line(const std::vector<std::string>& args, const po::options_description& options,
+                               const po::positional_options_description& positional);
+
+// Prints "Usage: <usage>\n\n<summary>\n\n<options>".
+int print_help(const std::string& usage, const std::string& summary, const po::options_description& options);
+
+// --format value; `allowed` lists the accepted names.
+Format parse_format(const std::string& text, const std::vector<std::string>& allowed);
+
+// --param NAME=VALUE entries.
+isa::ParameterValues parse_parameters(const std::vector<std::string>& entries);
+
+// A non-negative decimal number of cycles from flag `flag` (exact, at most three decimals).
+isa::Millicycles parse_cycles_flag(const std::string& text, const std::string& flag);
+// A non-negative finite number of microseconds.
+double parse_microseconds_flag(const std::string& text, const std::string& flag);
+// A positive whole number.
+std::int64_t parse_count_flag(const std::string& text, const std::string& flag);
+
+// Loads a kernel program file; PTX input is reported as not yet supported.
+isa::Program load_program(const std::string& path);
+
+// Writes the complete output: to stdout, or to `path` through a temporary file renamed when
+// complete, so no partial file is ever presented as complete.
+void write_output(const std::string& text, const std::string& path = {});
+
+}  // namespace warpsim::cli

@@ -1,0 +1,96 @@
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/cli_support.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/core/simulate_core.hpp"
+#include "sim/grid/grid.hpp"
+#include "sim/report/number_format.hpp"
+#include "sim/report/text_table.hpp"
+
+namespace warpsim::cli {
+namespace {
+
+nlohmann::ordered_json timing_json(const gpus::Profile& gpu, const std::string& kernel, const sim::grid::Launch& launch,
+                                   const sim::grid::GridTiming& timing, isa::Millicycles tm) {
+  using sim::report::cycles_json;
+  const sim::grid::GridPlan& plan = timing.plan;
+  nlohmann::ordered_json out;
+  out["gpu"] = gpu.id;
+  out["kernel"] = kernel;
+  out["time_us"] = timing.time_us;
+  out["cycles"] = timing.cycles;
+  out["tp_us"] = timing.tp_us;
+  out["tm"] = cycles_json(tm);
+  out["clock_mhz"] = gpu.clock_mhz;
+  out["blocks"] = launch.blocks;
+  out["threads"] = launch.threads_per_block;
+  out["blocks_per_sm"] = plan.blocks_per_sm;
+  out["warps_per_block"] = plan.warps_per_block;
+  out["core_packages_per_sm"] = plan.core_packages_per_sm;
+  out["active_blocks_per_sm"] = plan.active_blocks_per_sm;
+  out["warps_per_core_package"] = plan.warps_per_core_package;
+  out["full_runs"] = plan.full_runs;
+  out["full_run_cycles"] = cycles_json(timing.full_run_cycles);
+  out["remaining_blocks"] = plan.remaining_blocks;
+  out["remaining_warps_per_core_package"] = plan.remaining_warps_per_core_package;
+  out["remaining_run_cycles"] = cycles_json(timing.remaining_run_cycles);
+  return out;
+}
+
+std::string timing_text(const nlohmann::ordered_json& fields) {
+  sim::report::TextTable table({"quantity", "value"});
+  for (const auto& [key, value] : fields.items()) {
+    table.add_row({key, value.is_string() ? value.get<std::string>()
+                        : value.is_number_float() ? sim::report::shortest(value.get<double>())
+                                                  : value.dump()});
+  }
+  return table.render();
+}
+
+}  // namespace
+
+int run_simulate(const Args& args) {
+  po::options_description options("Options");
+  options.add_options()
+      ("help,h", "show this help")
+      ("program", po::value<std::string>()->required(), "kernel program (.kp)")
+      ("gpu", po::value<std::string>()->required(), "GPU id (see `warpsim gpus`) or path to a profile .toml")
+      ("grid", po::value<std::string>()->required(), "blocks: B or X,Y,Z")
+      ("block", po::value<std::string>()->required(), "threads per block: T or X,Y,Z")
+      ("tp", po::value<std::string>(), "t_p in microseconds (default: the profile's [calibration.<kernel>])")
+      ("tm", po::value<std::string>(), "t_m in cycles (default: the profile's calibration, then the program's `tm`)")
+      ("param", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE for `repeat NAME` (repeatable)")
+      ("max-instructions", po::value<std::string>(), "limit on simulated warp-instructions per core package")
+      ("format", po::value<std::string>()->default_value("json"), "json|text");
+  po::positional_options_description positional;
+  positional.add("program", 1);
+  const CommandLine line = parse_command_line(args, options, positional);
+  if (line.help) {
+    return print_help(
+        "warpsim simulate PROGRAM.kp --gpu ID --grid B --block T [--tp US] [--tm C] [--param K=V]...",
+        "T_k: predicts the kernel's time on the GPU for the launch (Algorithm 1 over Algorithm 2).", options);
+  }
+  const auto& v = line.values;
+  const Format format = parse_format(v["format"].as<std::string>(), {"json", "text"});
+  const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
+  const sim::grid::Launch launch{sim::grid::parse_dimensions(v["grid"].as<std::string>(), "--grid"),
+                                 sim::grid::parse_dimensions(v["block"].as<std::string>(), "--block")};
+  const isa::Program program = load_program(v["program"].as<std::string>())
+                                   .bind(parse_parameters(v.count("param") ? v["param"].as<Args>() : Args{}));
+  gpus::CalibrationChoice given;
+  if (v.count("tp")) given.tp_us = parse_microseconds_flag(v["tp"].as<std::string>(), "--tp");
+  if (v.count("tm")) given.tm = parse_cycles_flag(v["tm"].as<std::string>(), "--tm");
+  const gpus::Calibration calibration = gpus::resolve_calibration(gpu, program.name(), given, program.default_tm());
+  sim::core::CoreOptions core_options;
+  if (v.count("max-instructions")) {
+    core_options.max_warp_instructions = parse_count_flag(v["max-instructions"].as<std::string>(), "--max-instructions");
+  }
+  const auto timing = sim::grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
+    return sim::core::simulate_core(program, warps, calibration.tm, core_options);
+  });
+  const nlohmann::ordered_json fields = timing_json(gpu, program.name(), launch, timing, calibration.tm);
+  write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
+  return 0;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,65 @@
+// warpsim: predicts CUDA kernel times without a GPU. This file only dispatches subcommands and
+// turns errors into exit statuses: 0 success, 2 bad input, 1 internal error.
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "isa/input_error.hpp"
+#include "sim/cli/commands.hpp"
+
+namespace {
+
+using Command = int (*)(const warpsim::cli::Args&);
+
+struct Subcommand {
+  Command run;
+  const char* summary;
+};
+
+const std::map<std::string, Subcommand>& subcommands() {
+  static const std::map<std::string, Subcommand> list = {
+      {"core", {warpsim::cli::run_core, "T_c of one core package (Algorithm 2)"}},
+      {"simulate", {warpsim::cli::run_simulate, "predict a kernel's time on a GPU for a launch (Algorithm 1)"}},
+      {"launch", {warpsim::cli::run_launch, "the paper's launch heuristic for N threads (Algorithm 3)"}},
+      {"sweep", {warpsim::cli::run_sweep, "predict every point of a suite (GPUs x workloads x K x N)"}},
+      {"gpus", {warpsim::cli::run_gpus, "list GPU profiles or show one"}},
+  };
+  return list;
+}
+
+int print_usage(std::ostream& out) {
+  out << "Usage: warpsim <command> [options]   (warpsim <command> --help for its options)\n\n"
+         "warpsim predicts how long a CUDA kernel runs on a GPU, without the GPU.\n\nCommands:\n";
+  for (const auto& [name, command] : subcommands()) {
+    out << "  " << name << std::string(10 - name.size(), ' ') << command.summary << '\n';
+  }
+  out << "\nExit status: 0 success, 2 bad input (message: warpsim: error: FILE:LINE: ...), 1 internal error.\n"
+         "Documentation: docs/cli.md, docs/formats.md, docs/model.md.\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const warpsim::cli::Args args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") return print_usage(std::cout);
+  if (args[0] == "--version") {
+    std::cout << "warpsim " WARPSIM_VERSION "\n";
+    return 0;
+  }
+  try {
+    const auto command = subcommands().find(args[0]);
+    if (command == subcommands().end()) {
+      throw warpsim::InputError("unknown command " + warpsim::quote_for_message(args[0]) +
+                                " (commands: core, simulate, launch, sweep, gpus; see warpsim --help)");
+    }
+    return command->second.run(warpsim::cli::Args(args.begin() + 1, args.end()));
+  } catch (const warpsim::InputError& e) {
+    std::cerr << "warpsim: error: " << e.describe() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "warpsim: internal error: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,66 @@
+// One core package (MODEL.md section 2): the shared clock, every warp's position in its program,
+// its outstanding loads, and the latest transaction. `visit` is Algorithm 2's body for one warp;
+// a SchedulingPolicy decides the order of visits.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "isa/program.hpp"
+
+namespace warpsim::sim::core {
+
+using isa::Millicycles;
+
+// One issued instruction. calc: issue_end == end == start + duration. load/store: the SIMT front
+// end occupies [start, issue_end = start + t_m]; the transaction completes at
+// end = start + max(duration, t_m).
+struct CoreEvent {
+  std::uint32_t warp = 0;
+  isa::OpKind kind = isa::OpKind::calc;
+  Millicycles start = 0;
+  Millicycles issue_end = 0;
+  Millicycles end = 0;
+
+  bool operator==(const CoreEvent&) const = default;
+};
+
+class CorePackage {
+ public:
+  // `programs[w]` is warp w's program (bound); several warps may share one. Events are recorded
+  // into `events` when it is not null.
+  CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
+              std::vector<CoreEvent>* events);
+
+  std::size_t warp_count() const { return warps_.size(); }
+  bool finished(std::size_t warp) const { return warps_[warp].pc == warps_[warp].size; }
+  Millicycles now() const { return now_; }
+
+  // Selects `warp`: it waits for its own loads, then issues until it yields after a run of loads
+  // or its program ends. Returns whether it issued anything.
+  bool visit(std::size_t warp);
+
+  // T_c: the clock once every transaction has completed.
+  Millicycles finish_time() const { return std::max(now_, latest_transaction_end_); }
+
+ private:
+  struct Warp {
+    const isa::Op* ops = nullptr;
+    std::size_t size = 0;
+    std::size_t pc = 0;                      // always at an instruction, or at size when done
+    std::vector<std::int64_t> iterations_left;  // one entry per open loop, innermost last
+    Millicycles loads_done = 0;              // completion of its latest-finishing load
+  };
+
+  void settle(Warp& warp) const;  // moves pc over loop markers to the next instruction
+  void record(std::size_t warp, isa::OpKind kind, Millicycles issue_end, Millicycles end);
+
+  std::vector<Warp> warps_;
+  Millicycles tm_;
+  Millicycles now_ = 0;
+  Millicycles latest_transaction_end_ = 0;
+  std::vector<CoreEvent>* events_;
+};
+
+}  // namespace warpsim::sim::core

@@ -1,0 +1,33 @@
+// T_c(N_w, t_m, program): the core-package simulation of MODEL.md section 2.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/core/core_package.hpp"
+#include "sim/core/scheduling_policy.hpp"
+
+namespace warpsim::sim::core {
+
+// A bound on simulated warp-instructions, so that no input can run for hours. Raise it per
+// call (CLI: --max-instructions).
+inline constexpr std::int64_t kDefaultMaxWarpInstructions = std::int64_t{1} << 32;
+inline constexpr std::int64_t kMaxWarpsPerCorePackage = std::int64_t{1} << 16;
+
+struct CoreOptions {
+  const SchedulingPolicy* policy = nullptr;  // null: strict round robin (the paper's)
+  std::vector<CoreEvent>* events = nullptr;  // when set, every issued instruction is appended
+  std::int64_t max_warp_instructions = kDefaultMaxWarpInstructions;
+};
+
+// All `warps` warps run `program` (the paper's case). Throws InputError when the program is not
+// bound, the work exceeds the instruction limit, or the time could overflow.
+Millicycles simulate_core(const isa::Program& program, std::int64_t warps, Millicycles tm,
+                          const CoreOptions& options = {});
+
+// One program per warp.
+Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicycles tm,
+                          const CoreOptions& options = {});
+
+}  // namespace warpsim::sim::core

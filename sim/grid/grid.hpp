@@ -1,0 +1,44 @@
+// Algorithm 1 with the errata of MODEL.md section 3: the whole grid from core-package times.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "gpus/profile.hpp"
+#include "isa/time.hpp"
+#include "sim/grid/launch.hpp"
+
+namespace warpsim::sim::grid {
+
+// The quantities of Algorithm 1 that do not depend on the kernel program.
+struct GridPlan {
+  std::int64_t blocks_per_sm = 0;                     // N_sb = ceil(N_b / N_sm)
+  std::int64_t warps_per_block = 0;                   // N_wb = ceil(N_t / 32)
+  std::int64_t core_packages_per_sm = 0;              // N_cp = N_c/sm / 32
+  std::int64_t active_blocks_per_sm = 0;              // N_ab
+  std::int64_t warps_per_core_package = 0;            // ceil(N_ab * N_wb / N_cp)
+  std::int64_t full_runs = 0;                         // N_r = floor(N_sb / N_ab)
+  std::int64_t remaining_blocks = 0;                  // R = N_sb mod N_ab
+  std::int64_t remaining_warps_per_core_package = 0;  // ceil(R * N_wb / N_cp), 0 when R = 0
+  std::int64_t remaining_runs = 0;                    // 1 if R > 0 else 0
+};
+
+// Validates the launch (InputError) and computes the plan.
+GridPlan plan_grid(const gpus::Profile& gpu, const Launch& launch);
+
+struct GridTiming {
+  GridPlan plan;
+  isa::Millicycles full_run_cycles = 0;       // t = T_c(warps_per_core_package)
+  isa::Millicycles remaining_run_cycles = 0;  // tbar, 0 when there is no remaining run
+  double cycles = 0;   // N_r * t + Nbar_r * tbar, in cycles
+  double tp_us = 0;
+  double time_us = 0;  // T_k = t_p + cycles / F
+};
+
+// T_c for a number of warps on one core package.
+using CoreTime = std::function<isa::Millicycles(std::int64_t warps)>;
+
+GridTiming time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_us,
+                     const CoreTime& core_time);
+
+}  // namespace warpsim::sim::grid

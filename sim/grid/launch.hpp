@@ -1,0 +1,35 @@
+// A kernel launch (N_b blocks of N_t threads), its validation against a GPU, and the paper's
+// launch heuristic N_bt* (Algorithm 3 with the rounding of MODEL.md section 4).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "gpus/profile.hpp"
+
+namespace warpsim::sim::grid {
+
+inline constexpr std::int64_t kMaxBlocks = (std::int64_t{1} << 31) - 1;
+
+struct Launch {
+  std::int64_t blocks = 0;             // N_b
+  std::int64_t threads_per_block = 0;  // N_t
+
+  bool operator==(const Launch&) const = default;
+};
+
+// Throws InputError when the launch cannot run on the GPU: zero or negative sizes, more than
+// 2^31-1 blocks, a block above max_threads_per_block or needing more warps than an SM holds.
+void validate_launch(const gpus::Profile& gpu, const Launch& launch);
+
+// Which of Algorithm 3's four rules applies to `total_threads` (>= 1) threads.
+int heuristic_rule(const gpus::Profile& gpu, std::int64_t total_threads);
+
+// Algorithm 3 for `total_threads` threads. Throws InputError for fewer than one thread or a
+// result above 2^31-1 blocks.
+Launch suggest_launch(const gpus::Profile& gpu, std::int64_t total_threads);
+
+// "B" or "X,Y,Z" (up to three factors, multiplied). Throws InputError naming `what`.
+std::int64_t parse_dimensions(const std::string& text, const std::string& what);
+
+}  // namespace warpsim::sim::grid
