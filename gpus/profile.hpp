@@ -68,8 +68,8 @@ namespace warpsim::gpus {
 
 // What the user gave explicitly (flags, suite entries); each beats the profile's calibration.
 struct CalibrationChoice {
-  std::optional<double> tp_us;
-  std::optional<isa::Millicycles> tm;
+  std::optional<double> tp_us = std::nullopt;
+  std::optional<isa::Millicycles> tm = std::nullopt;
 };
 
 // t_p and t_m for `kernel` on `gpu`: the explicit choice first, then the profile's

@@ -6,6 +6,11 @@ namespace warpsim::sim::core {
 
 using isa::OpKind;
 
+std::ostream& operator<<(std::ostream& out, const CoreEvent& event) {
+  return out << 'w' << event.warp << ' ' << isa::to_string(event.kind) << " [" << isa::format_cycles(event.start)
+             << ", " << isa::format_cycles(event.issue_end) << ", " << isa::format_cycles(event.end) << ']';
+}
+
 CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
                          std::vector<CoreEvent>* events)
     : tm_(tm), events_(events) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <span>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct CoreEvent {
 
   bool operator==(const CoreEvent&) const = default;
 };
+
+// "w1 load [2, 4, 17]" in cycles, for messages and test failures.
+std::ostream& operator<<(std::ostream& out, const CoreEvent& event);
 
 class CorePackage {
  public:

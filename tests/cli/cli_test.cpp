@@ -1,0 +1,204 @@
+// The warpsim executable end to end: outputs for golden inputs, and bad input answered with
+// exit status 2, one `warpsim: error:` line naming the location, and nothing on stdout.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace {
+
+const std::string kBinary = WARPSIM_BINARY;
+const std::string kSourceDir = WARPSIM_SOURCE_DIR;
+
+struct Result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A folder of this test's own: ctest runs tests in parallel processes.
+std::string test_dir() {
+  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+  const std::string dir = testing::TempDir() + "/warpsim_cli_" + info->name();
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+Result warpsim(const std::string& arguments) {
+  const std::string dir = test_dir();
+  const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
+  const std::string command = "cd '" + kSourceDir + "' && '" + kBinary + "' " + arguments + " >'" + out + "' 2>'" + err + "'";
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+void expect_input_error(const std::string& arguments, const std::string& message_start) {
+  const Result r = warpsim(arguments);
+  EXPECT_EQ(r.status, 2) << arguments << "\n" << r.err;
+  EXPECT_EQ(r.out, "") << arguments;
+  EXPECT_EQ(r.err.rfind("warpsim: error: " + message_start, 0), 0u) << arguments << "\n" << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+}
+
+TEST(Cli, CoreListing1Golden) {
+  const Result load = warpsim("core workloads/examples/listing1_load.kp --warps 3 --tm 2");
+  ASSERT_EQ(load.status, 0) << load.err;
+  EXPECT_EQ(nlohmann::json::parse(load.out)["cycles"], 112);
+  const Result store = warpsim("core workloads/examples/listing1_store.kp --warps 3");  // tm from the file
+  ASSERT_EQ(store.status, 0) << store.err;
+  EXPECT_EQ(nlohmann::json::parse(store.out)["cycles"], 111);
+  EXPECT_EQ(warpsim("core workloads/examples/listing1_load.kp --warps 3 --format text").out,
+            "T_c = 112 cycles (listing1_load, 3 warps, t_m = 2)\n");
+}
+
+TEST(Cli, CoreWithParameter) {
+  // mtx_mul_vec, one warp, t_m 31, N = 1: calc 27; loads at 27 and 58 (done 118); calc 10 to
+  // 128; store at 128 (done 188), front end to 159; calc 14 to 173. T_c = 188.
+  const Result r = warpsim("core workloads/mtx_mul_vec/mtx_mul_vec.kp --warps 1 --param N=1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["cycles"], 188);
+}
+
+TEST(Cli, SimulateReportsAlgorithm1Quantities) {
+  const Result r = warpsim("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 2 --block 32 --param K=8");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["time_us"].get<double>(), 5.2 + 1557.8 / 1545);
+  EXPECT_DOUBLE_EQ(j["cycles"].get<double>(), 1557.8);
+  for (const char* key : {"time_us", "cycles", "blocks", "threads", "blocks_per_sm", "active_blocks_per_sm",
+                          "warps_per_core_package", "full_runs", "remaining_blocks"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["blocks"], 2);
+  EXPECT_EQ(j["threads"], 32);
+  EXPECT_EQ(j["full_runs"], 1);
+  EXPECT_EQ(j["remaining_blocks"], 0);
+}
+
+TEST(Cli, SimulateMultiDimensionalLaunchAndExplicitCalibration) {
+  const Result r = warpsim("simulate workloads/dwt/matrix.kp --gpu gpus/rtx2080.toml --grid 1,2 --block 16,2 "
+                           "--param K=8 --tp 0 --tm 1.1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["time_us"].get<double>(), 1557.8 / 1545);
+}
+
+TEST(Cli, LaunchHeuristic) {
+  const Result r = warpsim("launch --gpu rtx2080 --threads 4096");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["blocks"], 68);
+  EXPECT_EQ(j["threads"], 61);
+}
+
+TEST(Cli, SweepCsvHeaderRowsAndFullPrecision) {
+  const std::string path = test_dir() + "/paper.csv";
+  std::filesystem::remove(path);
+  const Result r = warpsim("sweep workloads/suites/paper-dwt.toml --out " + path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream csv(path);
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("gpu,workload,K,N,blocks,threads,time_us,", 0), 0u) << header;
+  int rows = 0;
+  std::string rtx2080_first;
+  while (std::getline(csv, line)) {
+    ++rows;
+    if (line.rfind("rtx2080,dwt_matrix,8,64,", 0) == 0) rtx2080_first = line;
+  }
+  EXPECT_EQ(rows, 720);
+  // 5.2 + 1557.8 / 1545 written with every digit a double holds.
+  EXPECT_EQ(rtx2080_first.rfind("rtx2080,dwt_matrix,8,64,2,32,6.208284789644013,", 0), 0u) << rtx2080_first;
+}
+
+TEST(Cli, SweepJsonAndTextAgreeOnRowCount) {
+  const Result json = warpsim("sweep workloads/suites/rtx2080-dwt.toml --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out).size(), 60u);
+  const Result text = warpsim("sweep workloads/suites/rtx2080-dwt.toml");
+  ASSERT_EQ(text.status, 0);
+  EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), 61);
+}
+
+TEST(Cli, GpusListsAndShows) {
+  const Result list = warpsim("gpus");
+  ASSERT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("rtx2080"), std::string::npos);
+  EXPECT_NE(list.out.find("h100"), std::string::npos);
+  const Result one = warpsim("gpus h100 --format json");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(nlohmann::json::parse(one.out)["sm_count"], 132);
+}
+
+TEST(Cli, HelpForEveryCommand) {
+  for (const char* command : {"core", "simulate", "launch", "sweep", "gpus"}) {
+    const Result r = warpsim(std::string(command) + " --help");
+    EXPECT_EQ(r.status, 0) << command;
+    EXPECT_EQ(r.out.rfind(std::string("Usage: warpsim ") + command, 0), 0u) << r.out;
+  }
+  EXPECT_EQ(warpsim("--help").status, 0);
+}
+
+TEST(Cli, BadInputExitsTwoWithOneLocatedLine) {
+  const std::string dir = test_dir();
+  {
+    std::ofstream(dir + "/bad.kp") << "calc 5\nload 1.2345\n";
+    std::ofstream(dir + "/empty.kp");
+    std::ofstream(dir + "/gpu.toml") << "name = \"x\"\nclock_mhz = [\n";
+  }
+  expect_input_error("core " + dir + "/bad.kp --warps 3 --tm 2", dir + "/bad.kp:2: '1.2345': more than three");
+  expect_input_error("core /nonexistent.kp --warps 3 --tm 2", "/nonexistent.kp: cannot read");
+  expect_input_error("core workloads/dwt/matrix.kp --warps 3 --tm 2", "workloads/dwt/matrix.kp:5: parameter 'K' has no value");
+  expect_input_error("core workloads/dwt/matrix.kp --warps 3 --tm 2 --param K=2 --param Q=1", "workloads/dwt/matrix.kp: parameter 'Q' is not used");
+  expect_input_error("core workloads/dwt/matrix.kp --warps 3 --tm 2 --param K=x", "--param K 'x'");
+  expect_input_error("core workloads/dwt/matrix.kp --warps 3 --param K=2", "no t_m");
+  expect_input_error("core workloads/examples/listing1_load.kp --warps -3", "--warps '-3'");
+  expect_input_error("core workloads/examples/listing1_load.kp --warps 3 --tm 1.5.5", "--tm '1.5.5'");
+  expect_input_error("core workloads/examples/listing1_load.kp", "the option '--warps' is required");
+  expect_input_error("core workloads/examples/listing1_load.kp --warps 3 --bogus", "unrecognised option");
+  expect_input_error("core workloads/examples/listing1_load.kp --warps 3 --format xml", "--format 'xml'");
+  expect_input_error("core workloads/mtx_mul_vec/mtx_mul_vec.kp --warps 64 --param N=1000000000",
+                     "simulation of 320000000064 warp-instructions exceeds the limit");
+  expect_input_error("simulate workloads/dwt/matrix.kp --gpu nope --grid 1 --block 32 --param K=8", "unknown GPU 'nope'");
+  expect_input_error("simulate workloads/dwt/matrix.kp --gpu " + dir + "/gpu.toml --grid 1 --block 32 --param K=8",
+                     dir + "/gpu.toml:2:");
+  expect_input_error("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 1 --block 2048 --param K=8",
+                     "block of 2048 threads exceeds");
+  expect_input_error("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 0 --block 32 --param K=8", "--grid '0'");
+  expect_input_error("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 3000000000 --block 32 --param K=8",
+                     "launch of 3000000000 blocks exceeds");
+  expect_input_error("simulate workloads/mtx_mul_vec/mtx_mul_vec.kp --gpu rtx2080 --grid 1 --block 32 --param N=4",
+                     "no t_p for kernel 'mtx_mul_vec' on rtx2080");
+  expect_input_error("simulate workloads/dwt/matrix.kp --gpu h100 --grid 1 --block 32 --param K=8",
+                     "no t_p for kernel 'dwt_matrix' on h100");
+  expect_input_error("simulate kernel.ptx --gpu rtx2080 --grid 1 --block 32", "kernel.ptx: PTX input is not supported");
+  expect_input_error("launch --gpu rtx2080 --threads 0", "the launch heuristic needs at least one thread");
+  expect_input_error("launch --gpu rtx2080 --threads 99999999999999999999", "--threads");
+  expect_input_error("sweep /nonexistent.toml", "/nonexistent.toml: cannot read");
+  expect_input_error("gpus gtx9999", "unknown GPU 'gtx9999'");
+  expect_input_error("frobnicate", "unknown command 'frobnicate'");
+  const Result empty = warpsim("core " + dir + "/empty.kp --warps 2 --tm 1");  // an empty program takes 0 cycles
+  EXPECT_EQ(empty.status, 0) << empty.err;
+}
+
+TEST(Cli, FailedSweepWritesNoFile) {
+  const std::string dir = test_dir();
+  const std::string suite = dir + "/odd.toml", out = dir + "/odd.csv";
+  std::ofstream(suite) << "gpus = [\"rtx2060\"]\nworkloads = [\"dwt_lattice\"]\n[axes]\nK = [8]\nN = [64, 65]\n";
+  std::filesystem::remove(out);
+  expect_input_error("sweep " + suite + " --out " + out, suite + ": rtx2060 dwt_lattice K=8 N=65");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+}
+
+}  // namespace

@@ -1,0 +1,149 @@
+#include "gpus/profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "isa/input_error.hpp"
+
+namespace warpsim::gpus {
+namespace {
+
+const std::string kSourceDir = WARPSIM_SOURCE_DIR;
+
+TEST(Profiles, BuiltInSetHasThePaperGpusAndCurrentOnes) {
+  const std::vector<std::string> ids = builtin_profile_ids();
+  for (const char* id : {"gt720m", "k1000m", "gtx860m", "gtx1070", "rtx2060", "rtx2080", "v100", "a100", "h100",
+                         "l40s", "rtx3090", "rtx4090"}) {
+    EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
+  }
+  EXPECT_GE(ids.size(), 12u);
+}
+
+TEST(Profiles, EveryProfileLoadsValidatesAndCitesEachFigure) {
+  for (const std::string& id : builtin_profile_ids()) {
+    const Profile gpu = load_profile(id);
+    EXPECT_EQ(gpu.id, id);
+    EXPECT_FALSE(gpu.name.empty()) << id;
+    EXPECT_EQ(gpu.warp_size, 32) << id;
+    EXPECT_GE(gpu.core_packages_per_sm(), 1) << id;
+    EXPECT_GE(gpu.max_warps_per_sm * 32, gpu.max_threads_per_block) << id << ": a full block must fit on an SM";
+    for (const char* figure : {"clock_mhz", "sm_count", "cores_per_sm", "max_blocks_per_sm", "max_warps_per_sm",
+                               "max_threads_per_block", "warp_size"}) {
+      EXPECT_TRUE(gpu.sources.count(figure)) << id << " gives no source for " << figure;
+    }
+    for (const auto& [figure, value] : gpu.figures) {
+      EXPECT_TRUE(gpu.sources.count(figure)) << id << " gives no source for " << figure;
+    }
+    // The same profile read from its file, by path, is the same profile.
+    const Profile from_path = load_profile(kSourceDir + "/gpus/" + id + ".toml");
+    EXPECT_EQ(from_path.sm_count, gpu.sm_count);
+    EXPECT_EQ(from_path.calibrations.size(), gpu.calibrations.size());
+  }
+}
+
+// Table 3 of the paper, exactly.
+TEST(Profiles, PaperGpusMatchTable3) {
+  struct Row {
+    const char* id;
+    double F;
+    std::int64_t n_sm, n_c, l_b, l_w;
+    double matrix_tp, matrix_tm, lattice_tp, lattice_tm;
+  };
+  const Row table3[] = {{"gt720m", 1550, 2, 32, 8, 48, 18.7, 9.5, 11.0, 33.0},
+                        {"k1000m", 706, 2, 192, 16, 64, 11.2, 33.0, 11.2, 47.0},
+                        {"gtx860m", 1020, 5, 128, 32, 64, 8.7, 17.0, 7.9, 15.0},
+                        {"gtx1070", 1760, 10, 128, 32, 64, 6.3, 18.5, 5.8, 19.0},
+                        {"rtx2060", 1200, 30, 64, 16, 32, 5.2, 1.1, 5.0, 12.5},
+                        {"rtx2080", 1545, 68, 64, 16, 32, 5.2, 1.1, 5.6, 12.3}};
+  for (const Row& row : table3) {
+    const Profile gpu = load_profile(row.id);
+    EXPECT_EQ(gpu.clock_mhz, row.F) << row.id;
+    EXPECT_EQ(gpu.sm_count, row.n_sm) << row.id;
+    EXPECT_EQ(gpu.cores_per_sm, row.n_c) << row.id;
+    EXPECT_EQ(gpu.max_blocks_per_sm, row.l_b) << row.id;
+    EXPECT_EQ(gpu.max_warps_per_sm, row.l_w) << row.id;
+    ASSERT_NE(gpu.calibration("dwt_matrix"), nullptr);
+    ASSERT_NE(gpu.calibration("dwt_lattice"), nullptr);
+    EXPECT_EQ(gpu.calibration("dwt_matrix")->tp_us, row.matrix_tp) << row.id;
+    EXPECT_EQ(gpu.calibration("dwt_matrix")->tm, std::llround(row.matrix_tm * 1000)) << row.id;
+    EXPECT_EQ(gpu.calibration("dwt_lattice")->tp_us, row.lattice_tp) << row.id;
+    EXPECT_EQ(gpu.calibration("dwt_lattice")->tm, std::llround(row.lattice_tm * 1000)) << row.id;
+  }
+}
+
+const char* kMinimal = R"(name = "X"
+clock_mhz = 1000
+sm_count = 2
+cores_per_sm = 64
+max_blocks_per_sm = 4
+max_warps_per_sm = 16
+max_threads_per_block = 1024
+warp_size = 32
+)";
+
+TEST(Profiles, MinimalProfileNeedsNoOptionalFigures) {
+  const Profile gpu = parse_profile(kMinimal, "x.toml", "x");
+  EXPECT_EQ(gpu.core_packages_per_sm(), 2);
+  EXPECT_TRUE(gpu.calibrations.empty());
+}
+
+struct BadProfile {
+  std::string text;
+  int line;
+  const char* message_part;
+};
+
+class ProfileErrors : public testing::TestWithParam<BadProfile> {};
+
+TEST_P(ProfileErrors, NameTheLineAndTheProblem) {
+  try {
+    parse_profile(GetParam().text, "bad.toml", "bad");
+    FAIL() << GetParam().text;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, "bad.toml");
+    EXPECT_EQ(e.location().line, GetParam().line) << e.describe();
+    EXPECT_NE(std::string(e.what()).find(GetParam().message_part), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, ProfileErrors,
+    testing::Values(BadProfile{std::string(kMinimal) + "colour = 3\n", 9, "unknown key 'colour'"},
+                    BadProfile{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\n", 9, "needs both"},
+                    BadProfile{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\ntm = 1.00001\n", 11, "three decimals"},
+                    BadProfile{std::string(kMinimal) + "[calibration.k]\ntp_us = -1\ntm = 1\n", 10, "negative"},
+                    BadProfile{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\ntm = 1\nx = 2\n", 12, "unknown key 'x'"},
+                    BadProfile{std::string(kMinimal) + "[sources]\ncolour = \"me\"\n", 10, "not a figure"},
+                    BadProfile{std::string(kMinimal) + "registers_per_sm = 1.5\n", 9, "whole number"},
+                    BadProfile{"name = \"X\"\nclock_mhz = 1000\n", 0, "missing required key"},
+                    BadProfile{"name = \"X\"\nsm_count = 0\n", 2, "out of range"},
+                    BadProfile{"name = \"X\"\ncores_per_sm = 16\n", 2, "out of range"},
+                    BadProfile{"name = \"X\"\nwarp_size = 64\n", 2, "out of range"},
+                    BadProfile{"name = \"X\"\nclock_mhz = -5\n", 2, "clock_mhz"},
+                    BadProfile{"name = \"X\"\nclock_mhz = \"fast\"\n", 2, "must be a number"},
+                    BadProfile{"name = \"X\nclock_mhz = 1\n", 1, ""}));
+
+TEST(Profiles, UnknownIdsAndUnreadablePathsAreInputErrors) {
+  try {
+    load_profile("gtx9999");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown GPU 'gtx9999'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("rtx2080"), std::string::npos);  // lists the known ones
+  }
+  EXPECT_THROW(load_profile("/nonexistent/gpu.toml"), InputError);
+}
+
+TEST(Calibration, FlagsBeatProfileWhichBeatsProgram) {
+  const Profile gpu = load_profile("rtx2080");
+  EXPECT_EQ(resolve_calibration(gpu, "dwt_matrix", {}, 31'000).tm, 1'100);
+  EXPECT_EQ(resolve_calibration(gpu, "dwt_matrix", {.tp_us = 1.0, .tm = 7'000}, 31'000).tm, 7'000);
+  EXPECT_EQ(resolve_calibration(gpu, "mtx_mul_vec", {.tp_us = 1.0}, 31'000).tm, 31'000);
+  EXPECT_THROW(resolve_calibration(gpu, "mtx_mul_vec", {}, 31'000), InputError);          // no t_p
+  EXPECT_THROW(resolve_calibration(gpu, "mtx_mul_vec", {.tp_us = 1.0}, {}), InputError);  // no t_m
+}
+
+}  // namespace
+}  // namespace warpsim::gpus

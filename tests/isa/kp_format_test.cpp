@@ -1,0 +1,127 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "isa/input_error.hpp"
+#include "isa/kp_format.hpp"
+
+namespace warpsim::isa {
+namespace {
+
+const std::string kSourceDir = WARPSIM_SOURCE_DIR;
+
+TEST(KpFormat, ReadsListing4WithLoopAndDefaultTm) {
+  const Program program = load_kp_file(kSourceDir + "/workloads/mtx_mul_vec/mtx_mul_vec.kp");
+  EXPECT_EQ(program.name(), "mtx_mul_vec");
+  EXPECT_EQ(program.default_tm(), 31000);
+  ASSERT_EQ(program.ops().size(), 8u);  // calc, repeat, 5 instructions, end: never expanded
+  EXPECT_EQ(program.ops()[1].kind, OpKind::repeat);
+  EXPECT_EQ(program.ops()[1].count_parameter, "N");
+  EXPECT_EQ(program.ops()[1].partner, 7u);
+  EXPECT_EQ(program.ops()[7].partner, 1u);
+  EXPECT_EQ(program.ops()[2].line, 7);
+  EXPECT_EQ(program.parameters(), std::vector<std::string>{"N"});
+}
+
+TEST(KpFormat, KernelNameDefaultsToFileStem) {
+  const Program program = parse_kp("calc 1\n", "some/dir/my_kernel.kp");
+  EXPECT_EQ(program.name(), "my_kernel");
+}
+
+TEST(KpFormat, AcceptsCommentsBlankLinesNestingAndEndRepeat) {
+  const Program program = parse_kp(
+      "# header\n\nkernel k\ntm 2.5   # default\nrepeat 3\n  repeat M\n    load 1.125\n  end repeat\n"
+      "  store 4\nend\r\n",
+      "k.kp");
+  EXPECT_EQ(program.max_loop_depth(), 2);
+  EXPECT_EQ(program.default_tm(), 2500);
+  EXPECT_EQ(program.ops()[2].duration, 1125);
+  EXPECT_EQ(program.parameters(), std::vector<std::string>{"M"});
+}
+
+TEST(KpFormat, RoundTripsEveryBundledProgram) {
+  for (const char* file : {"/workloads/dwt/matrix.kp", "/workloads/dwt/lattice.kp",
+                           "/workloads/mtx_mul_vec/mtx_mul_vec.kp", "/workloads/examples/listing1_load.kp",
+                           "/workloads/examples/listing1_store.kp"}) {
+    const Program original = load_kp_file(kSourceDir + file);
+    const std::string text = to_kp(original);
+    const Program again = parse_kp(text, "again.kp");
+    EXPECT_TRUE(again.same_meaning(original)) << file << "\n" << text;
+    EXPECT_EQ(to_kp(again), text);
+  }
+}
+
+TEST(KpFormat, RoundTripKeepsNestedLoopsAndFractions) {
+  Program program("nested", "");
+  program.set_default_tm(1);
+  program.add(OpKind::calc, 27'001);
+  program.begin_repeat(std::string("N"));
+  program.begin_repeat(0);
+  program.add(OpKind::load, 60'500);
+  program.end_repeat();
+  program.add(OpKind::store, 999);
+  program.end_repeat();
+  program.finish();
+  EXPECT_EQ(to_kp(program), "kernel nested\ntm 0.001\ncalc 27.001\nrepeat N\n  repeat 0\n    load 60.5\n  end\n"
+                            "  store 0.999\nend\n");
+  EXPECT_TRUE(parse_kp(to_kp(program), "x.kp").same_meaning(program));
+}
+
+struct BadKp {
+  const char* text;
+  int line;
+  const char* message_part;
+};
+
+class KpErrors : public testing::TestWithParam<BadKp> {};
+
+TEST_P(KpErrors, NameTheLineAndTheProblem) {
+  try {
+    parse_kp(GetParam().text, "bad.kp");
+    FAIL() << "accepted: " << GetParam().text;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, "bad.kp");
+    EXPECT_EQ(e.location().line, GetParam().line) << e.describe();
+    EXPECT_NE(std::string(e.what()).find(GetParam().message_part), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, KpErrors,
+    testing::Values(BadKp{"calc 1\nfoo 2\n", 2, "unknown keyword 'foo'"},
+                    BadKp{"calc\n", 1, "missing operand"},
+                    BadKp{"calc 1 2\n", 1, "extra operand"},
+                    BadKp{"load -5\n", 1, "negative"},
+                    BadKp{"load 0\n", 1, "must be positive"},
+                    BadKp{"store 1.0001\n", 1, "three decimals"},
+                    BadKp{"calc x\n", 1, "not a decimal"},
+                    BadKp{"repeat 3\ncalc 1\n", 1, "never closed"},
+                    BadKp{"calc 1\nend\n", 2, "without a matching"},
+                    BadKp{"repeat 2\nend\n", 1, "empty body"},
+                    BadKp{"repeat -1\ncalc 1\nend\n", 1, "neither"},
+                    BadKp{"repeat 2x\ncalc 1\nend\n", 1, "neither"},
+                    BadKp{"repeat 99999999999999\ncalc 1\nend\n", 1, "limit of 2^40"},
+                    BadKp{"calc 1\nkernel late\n", 2, "before the first instruction"},
+                    BadKp{"tm 1\ntm 2\n", 2, "second 'tm'"},
+                    BadKp{"kernel a\nkernel b\n", 2, "second 'kernel'"},
+                    BadKp{"kernel 9lives\n", 1, "not a kernel name"},
+                    BadKp{"\x7f" "ELF\x01\x02\n", 1, "unknown keyword '\\x7fELF\\x01\\x02'"}));
+
+TEST(KpFormat, RejectsLoopsNestedTooDeep) {
+  std::string text;
+  for (int i = 0; i <= kMaxLoopDepth; ++i) text += "repeat 1\n";
+  EXPECT_THROW(parse_kp(text, "deep.kp"), InputError);
+}
+
+TEST(KpFormat, UnreadableFilesAreInputErrors) {
+  try {
+    load_kp_file("/nonexistent/x.kp");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.describe(), "/nonexistent/x.kp: cannot read: no such file");
+  }
+  EXPECT_THROW(load_kp_file(kSourceDir + "/workloads"), InputError);
+}
+
+}  // namespace
+}  // namespace warpsim::isa

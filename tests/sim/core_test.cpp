@@ -1,0 +1,179 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "isa/input_error.hpp"
+#include "isa/kp_format.hpp"
+#include "sim/core/simulate_core.hpp"
+
+namespace warpsim::sim::core {
+namespace {
+
+using isa::OpKind;
+
+isa::Program listing1(OpKind line7) {
+  isa::Program program("listing1", "");
+  program.add(OpKind::load, 15'000);
+  program.add(OpKind::calc, 5'000);
+  program.add(OpKind::calc, 6'000);
+  program.add(line7, 35'000);
+  program.add(OpKind::calc, 10'000);
+  program.add(OpKind::store, 15'000);
+  program.finish();
+  return program;
+}
+
+// MODEL.md section 2 golden values.
+TEST(CoreEngine, Listing1GoldenCycles) {
+  EXPECT_EQ(simulate_core(listing1(OpKind::load), 3, 2'000), 112'000);
+  EXPECT_EQ(simulate_core(listing1(OpKind::store), 3, 2'000), 111'000);
+}
+
+// Figure 7 of the paper, worked by hand with t_m = 2 (event: warp, kind, start, issue_end, end):
+// round 1: each warp issues its first load, then yields (next is calc): w0 at 0, w1 at 2, w2 at 4.
+// round 2: w0 waits for its load (15), calc 5, calc 6, load 35 at 26 (done 61), yields at 28;
+//          w1 waits for 17 < 28, starts at 28: calcs to 39, load at 39 (done 74); w2 from 41.
+// round 3: w0 waits to 61: calc 10, store at 71 (done 86); w1 waits to 74; w2 waits to 87,
+//          its store at 97 completes at 112 = T_c.
+TEST(CoreEngine, Listing1LoadVariantEventsMatchFigure7) {
+  std::vector<CoreEvent> events;
+  const isa::Program program = listing1(OpKind::load);
+  EXPECT_EQ(simulate_core(program, 3, 2'000, {.events = &events}), 112'000);
+  const auto ev = [](std::uint32_t warp, OpKind kind, int start, int issue_end, int end) {
+    return CoreEvent{warp, kind, start * 1000, issue_end * 1000, end * 1000};
+  };
+  const std::vector<CoreEvent> expected = {
+      ev(0, OpKind::load, 0, 2, 15),    ev(1, OpKind::load, 2, 4, 17),    ev(2, OpKind::load, 4, 6, 19),
+      ev(0, OpKind::calc, 15, 20, 20),  ev(0, OpKind::calc, 20, 26, 26),  ev(0, OpKind::load, 26, 28, 61),
+      ev(1, OpKind::calc, 28, 33, 33),  ev(1, OpKind::calc, 33, 39, 39),  ev(1, OpKind::load, 39, 41, 74),
+      ev(2, OpKind::calc, 41, 46, 46),  ev(2, OpKind::calc, 46, 52, 52),  ev(2, OpKind::load, 52, 54, 87),
+      ev(0, OpKind::calc, 61, 71, 71),  ev(0, OpKind::store, 71, 73, 86), ev(1, OpKind::calc, 74, 84, 84),
+      ev(1, OpKind::store, 84, 86, 99), ev(2, OpKind::calc, 87, 97, 97),  ev(2, OpKind::store, 97, 99, 112)};
+  EXPECT_EQ(events, expected);
+}
+
+// Figure 8: the store at line 7 does not make the warp yield, so each warp runs to its end in
+// round 2: w0 from 15 to 40, w1 from 40 to 65, w2 from 65 to 90; w2's first store (at 76,
+// 35 cycles) completes last, at 111.
+TEST(CoreEngine, Listing1StoreVariantEventsMatchFigure8) {
+  std::vector<CoreEvent> events;
+  EXPECT_EQ(simulate_core(listing1(OpKind::store), 3, 2'000, {.events = &events}), 111'000);
+  ASSERT_EQ(events.size(), 18u);
+  EXPECT_EQ(events[3], (CoreEvent{0, OpKind::calc, 15'000, 20'000, 20'000}));
+  EXPECT_EQ(events[5], (CoreEvent{0, OpKind::store, 26'000, 28'000, 61'000}));
+  EXPECT_EQ(events[7], (CoreEvent{0, OpKind::store, 38'000, 40'000, 53'000}));
+  EXPECT_EQ(events[8], (CoreEvent{1, OpKind::calc, 40'000, 45'000, 45'000}));
+  EXPECT_EQ(events[15], (CoreEvent{2, OpKind::store, 76'000, 78'000, 111'000}));
+  EXPECT_EQ(events[17], (CoreEvent{2, OpKind::store, 88'000, 90'000, 103'000}));
+}
+
+TEST(CoreEngine, EventsAreNotRecordedUnlessAsked) {
+  EXPECT_EQ(simulate_core(listing1(OpKind::load), 3, 2'000, {}), 112'000);
+}
+
+// One warp: calc 5 [0,5]; load 20 at 5 completes at 25, front end to 9, yield (next is calc);
+// next visit waits to 25; calc 3 ends at 28.
+TEST(CoreEngine, SingleWarpWaitsForItsLoadBeforeCalc) {
+  const isa::Program program = isa::parse_kp("calc 5\nload 20\ncalc 3\n", "p.kp");
+  EXPECT_EQ(simulate_core(program, 1, 4'000), 28'000);
+}
+
+// A load shorter than t_m still occupies the front end for t_m and completes at t + t_m.
+TEST(CoreEngine, TransactionLastsAtLeastTm) {
+  const isa::Program program = isa::parse_kp("load 1\ncalc 1\n", "p.kp");
+  EXPECT_EQ(simulate_core(program, 1, 10'000), 11'000);  // load done at 10, calc to 11
+}
+
+// Stores never make a warp wait; T_c waits for the last transaction.
+TEST(CoreEngine, StoresOverlapAndTcWaitsForThem) {
+  const isa::Program program = isa::parse_kp("store 100\ncalc 1\n", "p.kp");
+  // w0: store at 0 (done 100), calc to 3; w1: store at 3 (done 103), calc to 6.
+  EXPECT_EQ(simulate_core(program, 2, 2'000), 103'000);
+}
+
+// Consecutive loads issue back to back, also across loop iterations.
+TEST(CoreEngine, LoadRunsContinueAcrossLoopIterations) {
+  const isa::Program looped = isa::parse_kp("repeat 3\n  load 50\nend\ncalc 1\n", "p.kp");
+  // One warp: loads at 0, 1, 2 (done 50, 51, 52), then waits for all before calc: 52 + 1.
+  EXPECT_EQ(simulate_core(looped, 1, 1'000), 53'000);
+}
+
+TEST(CoreEngine, DifferentProgramsPerWarp) {
+  const isa::Program calc = isa::parse_kp("calc 10\n", "a.kp");
+  const isa::Program load = isa::parse_kp("load 50\n", "b.kp");
+  // w0 calc [0,10]; w1 load at 10 (done 60), front end to 12; T_c = 60.
+  const std::vector<const isa::Program*> programs = {&calc, &load};
+  EXPECT_EQ(simulate_core(programs, 2'000), 60'000);
+}
+
+TEST(CoreEngine, ZeroWarpsTakeNoTime) { EXPECT_EQ(simulate_core(listing1(OpKind::load), 0, 2'000), 0); }
+
+TEST(CoreEngine, RefusesWorkAboveTheInstructionLimit) {
+  const isa::Program program = isa::parse_kp("repeat 1000000\n  calc 1\nend\n", "p.kp");
+  EXPECT_THROW(simulate_core(program, 8, 1'000, {.max_warp_instructions = 1'000'000}), InputError);
+  EXPECT_NO_THROW(simulate_core(program, 1, 1'000, {.max_warp_instructions = 1'000'000}));
+  EXPECT_THROW(simulate_core(program, -1, 1'000), InputError);
+  EXPECT_THROW(simulate_core(program.bind({}), 1, -1), InputError);
+}
+
+TEST(CoreEngine, RefusesUnboundPrograms) {
+  const isa::Program program = isa::parse_kp("repeat N\n  calc 1\nend\n", "p.kp");
+  EXPECT_THROW(simulate_core(program, 1, 1'000), InputError);
+}
+
+// Loop segments must behave exactly like the copies they stand for: random programs with nested
+// loops, run looped and expanded, with shared and with per-warp copies of the program.
+isa::Program random_program(std::mt19937& rng, bool expand) {
+  isa::Program program("random", "");
+  std::uniform_int_distribution<int> kind(0, 2), duration(1, 200'000), count(0, 3), shape(0, 5);
+  const auto add_random = [&] {
+    program.add(static_cast<OpKind>(kind(rng)), (duration(rng) / 500) * 500 + 1);
+  };
+  const int blocks = 1 + shape(rng);
+  for (int b = 0; b < blocks; ++b) {
+    if (shape(rng) < 3) {
+      add_random();
+      continue;
+    }
+    const int iterations = count(rng);
+    std::vector<std::pair<OpKind, isa::Millicycles>> body;
+    for (int i = 0, n = 1 + shape(rng); i < n; ++i) {
+      body.emplace_back(static_cast<OpKind>(kind(rng)), duration(rng) + 1);
+    }
+    const int inner = count(rng);
+    if (expand) {
+      for (int it = 0; it < iterations; ++it) {
+        for (const auto& [k, d] : body) program.add(k, d);
+        for (int j = 0; j < inner; ++j) program.add(OpKind::load, 7'777);
+      }
+    } else {
+      program.begin_repeat(iterations);
+      for (const auto& [k, d] : body) program.add(k, d);
+      program.begin_repeat(inner);
+      program.add(OpKind::load, 7'777);
+      program.end_repeat();
+      program.end_repeat();
+    }
+  }
+  program.finish();
+  return program;
+}
+
+TEST(CoreEngine, LoopSegmentsEqualTheirExpansion) {
+  for (unsigned seed = 1; seed <= 300; ++seed) {
+    std::mt19937 rng_looped(seed), rng_expanded(seed), rng_params(seed + 1000);
+    const isa::Program looped = random_program(rng_looped, false);
+    const isa::Program expanded = random_program(rng_expanded, true);
+    const auto warps = std::uniform_int_distribution<int>(1, 12)(rng_params);
+    const isa::Millicycles tm = std::uniform_int_distribution<int>(0, 40'000)(rng_params);
+    const isa::Millicycles expected = simulate_core(expanded, warps, tm);
+    EXPECT_EQ(simulate_core(looped, warps, tm), expected) << "seed " << seed << "\n" << isa::to_kp(looped);
+    std::vector<isa::Program> copies(static_cast<std::size_t>(warps), looped);
+    std::vector<const isa::Program*> per_warp;
+    for (const auto& copy : copies) per_warp.push_back(&copy);
+    EXPECT_EQ(simulate_core(per_warp, tm), expected) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::sim::core

@@ -1,0 +1,95 @@
+#include "sim/driver/suite.hpp"
+
+#include <gtest/gtest.h>
+
+#include "isa/input_error.hpp"
+
+namespace warpsim::sim::driver {
+namespace {
+
+const std::string kSourceDir = WARPSIM_SOURCE_DIR;
+
+TEST(Suite, PaperGridHas720PointsInOrder) {
+  const Suite suite = load_suite(kSourceDir + "/workloads/suites/paper-dwt.toml");
+  EXPECT_EQ(suite.gpus.size(), 6u);
+  EXPECT_EQ(suite.workloads.size(), 2u);
+  EXPECT_EQ(suite.K, (std::vector<std::int64_t>{8, 10, 12, 14}));
+  ASSERT_EQ(suite.N.size(), 15u);
+  EXPECT_EQ(suite.N.front(), 64);          // 2^(1+5)
+  EXPECT_EQ(suite.N.back(), 1 << 20);      // 2^(15+5)
+  std::vector<SweepRow> rows;
+  run_sweep(suite, [&](const SweepRow& row) { rows.push_back(row); });
+  ASSERT_EQ(rows.size(), 720u);
+  EXPECT_EQ(rows[0].gpu->id, "gt720m");
+  EXPECT_EQ(rows[0].workload->name, "dwt_matrix");
+  EXPECT_EQ(rows[1].point.N, 128);
+  EXPECT_EQ(rows[15].point.K, 10);
+  EXPECT_EQ(rows[60].workload->name, "dwt_lattice");
+  EXPECT_EQ(rows[120].gpu->id, "k1000m");
+  // The RTX 2080 matrix point worked by hand in the workload tests.
+  const SweepRow& rtx = rows[5 * 120];
+  EXPECT_EQ(rtx.gpu->id, "rtx2080");
+  EXPECT_DOUBLE_EQ(rtx.prediction.time_us, 5.2 + 1557.8 / 1545);
+}
+
+TEST(Suite, AxisForms) {
+  const Suite suite = parse_suite(R"(
+gpus = ["rtx2060"]
+workloads = ["dwt_matrix"]
+[axes]
+K = { from = 2, to = 9, step = 3 }
+N = { powers_of = 4, from = 0, to = 3 }
+)", "s.toml");
+  EXPECT_EQ(suite.K, (std::vector<std::int64_t>{2, 5, 8}));
+  EXPECT_EQ(suite.N, (std::vector<std::int64_t>{1, 4, 16, 64}));
+  EXPECT_EQ(suite.point_count(), 12);
+}
+
+struct BadSuite {
+  const char* text;
+  int line;
+  const char* message_part;
+};
+
+class SuiteErrors : public testing::TestWithParam<BadSuite> {};
+
+TEST_P(SuiteErrors, NameTheLine) {
+  try {
+    parse_suite(GetParam().text, "bad.toml");
+    FAIL() << GetParam().text;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, "bad.toml");
+    EXPECT_EQ(e.location().line, GetParam().line) << e.describe();
+    EXPECT_NE(std::string(e.what()).find(GetParam().message_part), std::string::npos) << e.what();
+  }
+}
+
+#define WS_AXES "[axes]\nK = [8]\nN = [64]\n"
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, SuiteErrors,
+    testing::Values(
+        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\ncolour = 1\n" WS_AXES, 3, "unknown key 'colour'"},
+        BadSuite{"gpus = [\"nope\"]\nworkloads = [\"dwt_matrix\"]\n" WS_AXES, 1, "unknown GPU 'nope'"},
+        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"fft\"]\n" WS_AXES, 2, "unknown workload 'fft'"},
+        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nN = { from = 5 }\n", 5, "needs both"},
+        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nM = [1]\n", 5, "unknown axis 'M'"},
+        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8.5]\nN = [1]\n", 4, "whole number"},
+        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nN = { powers_of = 2, from = 0, to = 70 }\n", 5, "overflow"},
+        BadSuite{"gpus = [\"rtx2060\"\n", 1, ""},
+        BadSuite{"workloads = [\"dwt_matrix\"]\n" WS_AXES, 0, "names no GPU"},
+        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = { from = 1, to = 4000 }\nN = { from = 1, to = 4000 }\n",
+                 0, "above the limit"}));
+
+TEST(Suite, PointsThatCannotBePredictedNameThePoint) {
+  const Suite suite = parse_suite("gpus = [\"rtx2060\"]\nworkloads = [\"dwt_lattice\"]\n[axes]\nK = [8]\nN = [64, 65]\n",
+                                  "odd.toml");
+  try {
+    run_sweep(suite, [](const SweepRow&) {});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("rtx2060 dwt_lattice K=8 N=65"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::sim::driver
