@@ -16,7 +16,7 @@ nlohmann::ordered_json profile_json(const gpus::Profile& gpu) {
   out["name"] = gpu.name;
   out["architecture"] = gpu.architecture;
   out["compute_capability"] = gpu.compute_capability;
-  out["clock_mhz"] = gpu.clock_mhz;
+  out["clock_mhz"] = sim::report::number_json(gpu.clock_mhz);
   out["sm_count"] = gpu.sm_count;
   out["cores_per_sm"] = gpu.cores_per_sm;
   out["core_packages_per_sm"] = gpu.core_packages_per_sm();
@@ -24,12 +24,12 @@ nlohmann::ordered_json profile_json(const gpus::Profile& gpu) {
   out["max_warps_per_sm"] = gpu.max_warps_per_sm;
   out["max_threads_per_block"] = gpu.max_threads_per_block;
   out["warp_size"] = gpu.warp_size;
-  for (const auto& [key, value] : gpu.figures) out[key] = value;
+  for (const auto& [key, value] : gpu.figures) out[key] = sim::report::number_json(value);
   if (!gpu.memory_type.empty()) out["memory_type"] = gpu.memory_type;
   out["sources"] = gpu.sources;
   nlohmann::ordered_json calibrations = nlohmann::ordered_json::object();
   for (const auto& [kernel, calibration] : gpu.calibrations) {
-    calibrations[kernel] = {{"tp_us", calibration.tp_us}, {"tm", sim::report::cycles_json(calibration.tm)}};
+    calibrations[kernel] = {{"tp_us", sim::report::number_json(calibration.tp_us)}, {"tm", sim::report::cycles_json(calibration.tm)}};
   }
   out["calibration"] = calibrations;
   return out;

@@ -18,10 +18,10 @@ nlohmann::ordered_json timing_json(const gpus::Profile& gpu, const std::string& 
   out["gpu"] = gpu.id;
   out["kernel"] = kernel;
   out["time_us"] = timing.time_us;
-  out["cycles"] = timing.cycles;
-  out["tp_us"] = timing.tp_us;
+  out["cycles"] = sim::report::number_json(timing.cycles);
+  out["tp_us"] = sim::report::number_json(timing.tp_us);
   out["tm"] = cycles_json(tm);
-  out["clock_mhz"] = gpu.clock_mhz;
+  out["clock_mhz"] = sim::report::number_json(gpu.clock_mhz);
   out["blocks"] = launch.blocks;
   out["threads"] = launch.threads_per_block;
   out["blocks_per_sm"] = plan.blocks_per_sm;

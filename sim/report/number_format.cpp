@@ -1,6 +1,7 @@
 #include "sim/report/number_format.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 namespace warpsim::sim::report {
@@ -15,6 +16,11 @@ std::string fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
   return buffer;
+}
+
+nlohmann::json number_json(double value) {
+  if (std::nearbyint(value) == value && std::abs(value) < 9e15) return static_cast<std::int64_t>(value);
+  return value;
 }
 
 nlohmann::json cycles_json(isa::Millicycles time) {

@@ -12,6 +12,8 @@ namespace warpsim::sim::report {
 std::string shortest(double value);
 // Fixed decimals for people ("112.000").
 std::string fixed(double value, int decimals);
+// A JSON number that prints as an integer when the value is whole ("1200", not "1200.0").
+nlohmann::json number_json(double value);
 // Cycles as a JSON number: an integer when whole, else the exact decimal as a double.
 nlohmann::json cycles_json(isa::Millicycles time);
 

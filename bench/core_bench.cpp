@@ -1,0 +1,36 @@
+// The core-package engine (Algorithm 2) on the paper's programs.
+#include <benchmark/benchmark.h>
+
+#include "isa/kp_format.hpp"
+#include "sim/core/simulate_core.hpp"
+
+namespace {
+
+using namespace warpsim;
+
+const std::string kSourceDir = WARPSIM_SOURCE_DIR;
+
+void Listing1(benchmark::State& state) {
+  const isa::Program program = isa::load_kp_file(kSourceDir + "/workloads/examples/listing1_load.kp");
+  for (auto _ : state) benchmark::DoNotOptimize(sim::core::simulate_core(program, 3, 2'000));
+}
+BENCHMARK(Listing1);
+
+void DwtMatrixK14(benchmark::State& state) {
+  const isa::Program program =
+      isa::load_kp_file(kSourceDir + "/workloads/dwt/matrix.kp").bind({{"K", 14}});
+  const auto warps = state.range(0);
+  for (auto _ : state) benchmark::DoNotOptimize(sim::core::simulate_core(program, warps, 1'100));
+}
+BENCHMARK(DwtMatrixK14)->Arg(1)->Arg(16)->Arg(32);
+
+// Listing 4 with N = 2^k on 32 warps, t_m = 31: the paper's case study is N = 2^14.
+void MtxMulVec(benchmark::State& state) {
+  const isa::Program program =
+      isa::load_kp_file(kSourceDir + "/workloads/mtx_mul_vec/mtx_mul_vec.kp").bind({{"N", state.range(0)}});
+  for (auto _ : state) benchmark::DoNotOptimize(sim::core::simulate_core(program, 32, 31'000));
+  state.SetItemsProcessed(state.iterations() * 32 * (1 + 5 * state.range(0)));  // warp-instructions
+}
+BENCHMARK(MtxMulVec)->RangeMultiplier(16)->Range(1 << 10, 1 << 14)->Unit(benchmark::kMillisecond);
+
+}  // namespace

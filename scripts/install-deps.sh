@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency of warpsim from Debian packages (Debian 12 / bookworm
+# or newer; Ubuntu 22.04+ has the same names). Run as root, or as a user with sudo.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++            # build
+  libboost-graph-dev               # Boost.Graph: control-flow graphs (PTX frontend)
+  libboost-program-options-dev     # Boost.Program_options: the CLI
+  libtbb-dev                       # oneTBB: the parallel sweep driver
+  libtomlplusplus-dev              # toml++: GPU profiles and suites
+  nlohmann-json3-dev               # nlohmann-json: JSON output
+  libgtest-dev                     # GoogleTest
+  libbenchmark-dev                 # Google Benchmark
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root (or install sudo)" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
