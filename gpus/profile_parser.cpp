@@ -1,10 +1,9 @@
-#include <toml++/toml.h>
-
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
 #include "gpus/profile.hpp"
+#include "gpus/toml_reader.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::gpus {
@@ -29,143 +28,98 @@ const RequiredInteger kRequiredIntegers[] = {
 
 class ProfileParser {
  public:
-  ProfileParser(const std::string& source, const std::string& id) : source_(source) {
+  ProfileParser(const std::string& source, const std::string& id) : toml_(source) {
     profile_.id = id;
     profile_.source = source;
   }
 
   Profile parse(std::string_view text) {
-    toml::table root;
-    try {
-      root = toml::parse(text, source_);
-    } catch (const toml::parse_error& e) {
-      throw InputError(SourceLocation{source_, static_cast<int>(e.source().begin.line),
-                                      static_cast<int>(e.source().begin.column)},
-                       std::string(e.description()));
-    }
+    const toml::table root = toml_.parse(text);
     for (const auto& [key, node] : root) parse_top_level(std::string(key.str()), node);
     for (const RequiredInteger& field : kRequiredIntegers) require(root, field.key);
     require(root, "clock_mhz");
     require(root, "name");
     for (const auto& [key, text_unused] : profile_.sources) {
       if (!known_keys_.count(key)) {
-        fail(root["sources"][key].node(), "[sources] names " + quote_for_message(key) +
-                                              ", which is not a figure of this profile");
+        toml_.fail(root["sources"][key].node(),
+                   "[sources] names " + quote_for_message(key) + ", which is not a figure of this profile");
       }
     }
     return std::move(profile_);
   }
 
  private:
-  [[noreturn]] void fail(const toml::node* node, const std::string& what) const {
-    SourceLocation where{source_};
-    if (node) {
-      where.line = static_cast<int>(node->source().begin.line);
-      where.column = static_cast<int>(node->source().begin.column);
-    }
-    throw InputError(where, what);
-  }
-
   void require(const toml::table& root, const char* key) const {
-    if (!root.contains(key)) fail(nullptr, std::string("missing required key '") + key + "'");
-  }
-
-  double number(const toml::node& node, const std::string& key) const {
-    if (const auto* i = node.as_integer()) return static_cast<double>(i->get());
-    if (const auto* f = node.as_floating_point()) {
-      if (!std::isfinite(f->get())) fail(&node, key + " must be a finite number");
-      return f->get();
-    }
-    fail(&node, key + " must be a number");
-  }
-
-  std::int64_t whole_number(const toml::node& node, const std::string& key, std::int64_t minimum,
-                            std::int64_t maximum) const {
-    const auto* i = node.as_integer();
-    if (!i) fail(&node, key + " must be a whole number");
-    if (i->get() < minimum || i->get() > maximum) {
-      fail(&node, key + " = " + std::to_string(i->get()) + " is out of range [" +
-                      std::to_string(minimum) + ", " + std::to_string(maximum) + "]");
-    }
-    return i->get();
-  }
-
-  std::string text(const toml::node& node, const std::string& key) const {
-    const auto* s = node.as_string();
-    if (!s) fail(&node, key + " must be a string");
-    return s->get();
+    if (!root.contains(key)) toml_.fail(nullptr, std::string("missing required key '") + key + "'");
   }
 
   void parse_top_level(const std::string& key, const toml::node& node) {
     known_keys_.insert(key);
     for (const RequiredInteger& field : kRequiredIntegers) {
       if (key == field.key) {
-        profile_.*field.member = whole_number(node, key, field.minimum, field.maximum);
+        profile_.*field.member = toml_.whole_number(node, key, field.minimum, field.maximum);
         return;
       }
     }
     if (key == "clock_mhz") {
-      profile_.clock_mhz = number(node, key);
-      if (!(profile_.clock_mhz > 0) || profile_.clock_mhz > 1e6) fail(&node, "clock_mhz must be in (0, 10^6]");
+      profile_.clock_mhz = toml_.number(node, key);
+      if (!(profile_.clock_mhz > 0) || profile_.clock_mhz > 1e6) toml_.fail(&node, "clock_mhz must be in (0, 10^6]");
       return;
     }
-    if (key == "name") return void(profile_.name = text(node, key));
-    if (key == "architecture") return void(profile_.architecture = text(node, key));
-    if (key == "compute_capability") return void(profile_.compute_capability = text(node, key));
-    if (key == "memory_type") return void(profile_.memory_type = text(node, key));
+    if (key == "name") return void(profile_.name = toml_.text(node, key));
+    if (key == "architecture") return void(profile_.architecture = toml_.text(node, key));
+    if (key == "compute_capability") return void(profile_.compute_capability = toml_.text(node, key));
+    if (key == "memory_type") return void(profile_.memory_type = toml_.text(node, key));
     for (const FigureKey& figure : optional_figure_keys()) {
       if (key != figure.key) continue;
-      const double value = figure.whole_number ? static_cast<double>(whole_number(node, key, 0, INT64_C(1) << 50))
-                                               : number(node, key);
-      if (value < 0) fail(&node, key + " cannot be negative");
+      const double value = figure.whole_number ? static_cast<double>(toml_.whole_number(node, key, 0, INT64_C(1) << 50))
+                                               : toml_.number(node, key);
+      if (value < 0) toml_.fail(&node, key + " cannot be negative");
       profile_.figures[key] = value;
       return;
     }
     if (key == "sources") return parse_sources(node);
     if (key == "calibration") return parse_calibrations(node);
-    fail(&node, "unknown key " + quote_for_message(key) + " (see docs/formats.md for profile keys)");
+    toml_.fail(&node, "unknown key " + quote_for_message(key) + " (see docs/formats.md for profile keys)");
   }
 
   void parse_sources(const toml::node& node) {
-    const auto* table = node.as_table();
-    if (!table) fail(&node, "[sources] must be a table of figure = \"where it came from\"");
-    for (const auto& [key, value] : *table) {
-      profile_.sources[std::string(key.str())] = text(value, "sources." + std::string(key.str()));
+    const toml::table& table = toml_.table(node, "[sources] must be a table of figure = \"where it came from\"");
+    for (const auto& [key, value] : table) {
+      profile_.sources[std::string(key.str())] = toml_.text(value, "sources." + std::string(key.str()));
     }
   }
 
   void parse_calibrations(const toml::node& node) {
-    const auto* table = node.as_table();
-    if (!table) fail(&node, "calibration must be a table of [calibration.KERNEL] sections");
-    for (const auto& [kernel, section_node] : *table) {
+    const toml::table& table = toml_.table(node, "calibration must be a table of [calibration.KERNEL] sections");
+    for (const auto& [kernel, section_node] : table) {
       const std::string prefix = "calibration." + std::string(kernel.str());
-      const auto* section = section_node.as_table();
-      if (!section) fail(&section_node, "[" + prefix + "] must be a table with tp_us and tm");
+      const toml::table* section = &toml_.table(section_node, "[" + prefix + "] must be a table with tp_us and tm");
       Calibration calibration;
       bool has_tp = false, has_tm = false;
       for (const auto& [key, value] : *section) {
         if (key == "tp_us") {
-          calibration.tp_us = number(value, prefix + ".tp_us");
-          if (calibration.tp_us < 0) fail(&value, prefix + ".tp_us cannot be negative");
+          calibration.tp_us = toml_.number(value, prefix + ".tp_us");
+          if (calibration.tp_us < 0) toml_.fail(&value, prefix + ".tp_us cannot be negative");
           has_tp = true;
         } else if (key == "tm") {
           try {
-            calibration.tm = isa::cycles_from_double(number(value, prefix + ".tm"));
+            calibration.tm = isa::cycles_from_double(toml_.number(value, prefix + ".tm"));
           } catch (const std::invalid_argument& e) {
-            fail(&value, prefix + ".tm: " + e.what());
+            toml_.fail(&value, prefix + ".tm: " + e.what());
           }
           has_tm = true;
         } else {
-          fail(&value, "unknown key " + quote_for_message(key.str()) + " in [" + prefix +
+          toml_.fail(&value, "unknown key " + quote_for_message(key.str()) + " in [" + prefix +
                            "] (expected tp_us and tm)");
         }
       }
-      if (!has_tp || !has_tm) fail(&section_node, "[" + prefix + "] needs both tp_us and tm");
+      if (!has_tp || !has_tm) toml_.fail(&section_node, "[" + prefix + "] needs both tp_us and tm");
       profile_.calibrations[std::string(kernel.str())] = calibration;
     }
   }
 
-  std::string source_;
+  TomlReader toml_;
   Profile profile_;
   std::set<std::string> known_keys_;
 };

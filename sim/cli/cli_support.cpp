@@ -84,12 +84,32 @@ std::int64_t parse_count_flag(const std::string& text, const std::string& flag) 
   return value;
 }
 
-isa::Program load_program(const std::string& path) {
+void add_program_options(po::options_description& options) {
+  options.add_options()
+      ("program", po::value<std::string>()->required(), "kernel program (.kp)")
+      ("param", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE for `repeat NAME` (repeatable)")
+      ("max-instructions", po::value<std::string>(),
+       "limit on simulated warp-instructions per core package (default 2^32)");
+}
+
+isa::Program load_bound_program(const po::variables_map& values) {
+  const std::string path = values["program"].as<std::string>();
   if (path.ends_with(".ptx")) {
     throw InputError(SourceLocation{path},
                      "PTX input is not supported yet (the PTX frontend is a later issue); give a .kp program");
   }
-  return isa::load_kp_file(path);
+  const std::vector<std::string> entries =
+      values.count("param") ? values["param"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  return isa::load_kp_file(path).bind(parse_parameters(entries));
+}
+
+sim::core::CoreOptions core_options(const po::variables_map& values) {
+  sim::core::CoreOptions options;
+  if (values.count("max-instructions")) {
+    options.max_warp_instructions =
+        parse_count_flag(values["max-instructions"].as<std::string>(), "--max-instructions");
+  }
+  return options;
 }
 
 void write_output(const std::string& text, const std::string& path) {

@@ -8,6 +8,7 @@
 
 #include "gpus/profile.hpp"
 #include "isa/program.hpp"
+#include "sim/core/simulate_core.hpp"
 
 namespace warpsim::cli {
 
@@ -41,8 +42,13 @@ double parse_microseconds_flag(const std::string& text, const std::string& flag)
 // A positive whole number.
 std::int64_t parse_count_flag(const std::string& text, const std::string& flag);
 
-// Loads a kernel program file; PTX input is reported as not yet supported.
-isa::Program load_program(const std::string& path);
+// Adds the options every program-running command takes: the positional PROGRAM, --param and
+// --max-instructions.
+void add_program_options(po::options_description& options);
+// The program named by those options, its parameters bound. PTX is reported as not yet supported.
+isa::Program load_bound_program(const po::variables_map& values);
+// Engine options from those options (the instruction limit).
+sim::core::CoreOptions core_options(const po::variables_map& values);
 
 // Writes the complete output: to stdout, or to `path` through a temporary file renamed when
 // complete, so no partial file is ever presented as complete.

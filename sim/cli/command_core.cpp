@@ -12,12 +12,10 @@ int run_core(const Args& args) {
   po::options_description options("Options");
   options.add_options()
       ("help,h", "show this help")
-      ("program", po::value<std::string>()->required(), "kernel program (.kp)")
       ("warps", po::value<std::string>()->required(), "N_w: warps on the core package")
       ("tm", po::value<std::string>(), "t_m in cycles (default: the program's `tm` line)")
-      ("param", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE for `repeat NAME` (repeatable)")
-      ("max-instructions", po::value<std::string>(), "limit on simulated warp-instructions (default 2^32)")
       ("format", po::value<std::string>()->default_value("json"), "json|text");
+  add_program_options(options);
   po::positional_options_description positional;
   positional.add("program", 1);
   const CommandLine line = parse_command_line(args, options, positional);
@@ -28,9 +26,7 @@ int run_core(const Args& args) {
   const auto& v = line.values;
   const Format format = parse_format(v["format"].as<std::string>(), {"json", "text"});
   const std::int64_t warps = parse_count_flag(v["warps"].as<std::string>(), "--warps");
-  const isa::Program source = load_program(v["program"].as<std::string>());
-  const isa::Program program =
-      source.bind(parse_parameters(v.count("param") ? v["param"].as<std::vector<std::string>>() : Args{}));
+  const isa::Program program = load_bound_program(v);
   isa::Millicycles tm = 0;
   if (v.count("tm")) {
     tm = parse_cycles_flag(v["tm"].as<std::string>(), "--tm");
@@ -39,11 +35,7 @@ int run_core(const Args& args) {
   } else {
     throw InputError("no t_m: give --tm CYCLES or a `tm` line in " + program.source());
   }
-  sim::core::CoreOptions core_options;
-  if (v.count("max-instructions")) {
-    core_options.max_warp_instructions = parse_count_flag(v["max-instructions"].as<std::string>(), "--max-instructions");
-  }
-  const isa::Millicycles cycles = sim::core::simulate_core(program, warps, tm, core_options);
+  const isa::Millicycles cycles = sim::core::simulate_core(program, warps, tm, core_options(v));
   if (format == Format::json) {
     nlohmann::ordered_json out;
     out["kernel"] = program.name();

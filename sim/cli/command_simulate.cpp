@@ -53,15 +53,13 @@ int run_simulate(const Args& args) {
   po::options_description options("Options");
   options.add_options()
       ("help,h", "show this help")
-      ("program", po::value<std::string>()->required(), "kernel program (.kp)")
       ("gpu", po::value<std::string>()->required(), "GPU id (see `warpsim gpus`) or path to a profile .toml")
       ("grid", po::value<std::string>()->required(), "blocks: B or X,Y,Z")
       ("block", po::value<std::string>()->required(), "threads per block: T or X,Y,Z")
       ("tp", po::value<std::string>(), "t_p in microseconds (default: the profile's [calibration.<kernel>])")
       ("tm", po::value<std::string>(), "t_m in cycles (default: the profile's calibration, then the program's `tm`)")
-      ("param", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE for `repeat NAME` (repeatable)")
-      ("max-instructions", po::value<std::string>(), "limit on simulated warp-instructions per core package")
       ("format", po::value<std::string>()->default_value("json"), "json|text");
+  add_program_options(options);
   po::positional_options_description positional;
   positional.add("program", 1);
   const CommandLine line = parse_command_line(args, options, positional);
@@ -75,18 +73,14 @@ int run_simulate(const Args& args) {
   const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
   const sim::grid::Launch launch{sim::grid::parse_dimensions(v["grid"].as<std::string>(), "--grid"),
                                  sim::grid::parse_dimensions(v["block"].as<std::string>(), "--block")};
-  const isa::Program program = load_program(v["program"].as<std::string>())
-                                   .bind(parse_parameters(v.count("param") ? v["param"].as<Args>() : Args{}));
+  const isa::Program program = load_bound_program(v);
   gpus::CalibrationChoice given;
   if (v.count("tp")) given.tp_us = parse_microseconds_flag(v["tp"].as<std::string>(), "--tp");
   if (v.count("tm")) given.tm = parse_cycles_flag(v["tm"].as<std::string>(), "--tm");
   const gpus::Calibration calibration = gpus::resolve_calibration(gpu, program.name(), given, program.default_tm());
-  sim::core::CoreOptions core_options;
-  if (v.count("max-instructions")) {
-    core_options.max_warp_instructions = parse_count_flag(v["max-instructions"].as<std::string>(), "--max-instructions");
-  }
+  const sim::core::CoreOptions engine_options = core_options(v);
   const auto timing = sim::grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
-    return sim::core::simulate_core(program, warps, calibration.tm, core_options);
+    return sim::core::simulate_core(program, warps, calibration.tm, engine_options);
   });
   const nlohmann::ordered_json fields = timing_json(gpu, program.name(), launch, timing, calibration.tm);
   write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
