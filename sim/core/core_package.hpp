@@ -30,20 +30,45 @@ struct CoreEvent {
 // "w1 load [2, 4, 17]" in cycles, for messages and test failures.
 std::ostream& operator<<(std::ostream& out, const CoreEvent& event);
 
+// The state of a core package at a round boundary, with times relative to the clock, for
+// steady-state detection (steady_state.hpp). Buffers are reused, so taking one allocates nothing
+// once warmed up.
+struct PackageSnapshot {
+  Millicycles time = 0;
+  std::vector<std::int64_t> shape;      // per warp: pc, loop depth, loads ahead of the clock; then
+                                        // the latest transaction ahead of the clock
+  std::vector<std::int64_t> counters;   // every warp's iterations left, outermost first
+  std::vector<std::uint64_t> loop_ids;  // which entry into its loop each counter belongs to
+  std::size_t hash = 0;                 // of `shape`
+};
+
 class CorePackage {
  public:
   // `programs[w]` is warp w's program (bound); several warps may share one. Events are recorded
   // into `events` when it is not null.
+  // Steady-state fast-forward is allowed only when no events are recorded (a skipped period
+  // has no events) and `fast_forward` is set.
   CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
-              std::vector<CoreEvent>* events);
+              std::vector<CoreEvent>* events, bool fast_forward = true);
 
   std::size_t warp_count() const { return warps_.size(); }
   bool finished(std::size_t warp) const { return warps_[warp].pc == warps_[warp].size; }
   Millicycles now() const { return now_; }
+  // Only loops can become periodic, so packages without any do not look for a steady state.
+  bool fast_forward_allowed() const { return fast_forward_; }
+  std::int64_t periods_skipped() const { return periods_skipped_; }
 
   // Selects `warp`: it waits for its own loads, then issues until it yields after a run of loads
   // or its program ends. Returns whether it issued anything.
   bool visit(std::size_t warp);
+
+  void take_snapshot(PackageSnapshot& into) const;
+
+  // If the schedule from `earlier` to `now` (both taken at round starts, `now` the current state)
+  // is one period of a steady state, advances the package over as many further periods as the
+  // loop counters allow without any loop finishing, exactly as simulating them would. Returns
+  // the number of periods skipped (0 when it is not a steady state).
+  std::int64_t fast_forward(const PackageSnapshot& earlier, const PackageSnapshot& now);
 
   // T_c: the clock once every transaction has completed.
   Millicycles finish_time() const { return std::max(now_, latest_transaction_end_); }
@@ -54,6 +79,8 @@ class CorePackage {
     std::size_t size = 0;
     std::size_t pc = 0;                      // always at an instruction, or at size when done
     std::vector<std::int64_t> iterations_left;  // one entry per open loop, innermost last
+    std::vector<std::uint64_t> loop_ids;        // for each open loop, which entry into it
+    std::uint64_t loops_entered = 0;
     Millicycles loads_done = 0;              // completion of its latest-finishing load
   };
 
@@ -65,6 +92,8 @@ class CorePackage {
   Millicycles now_ = 0;
   Millicycles latest_transaction_end_ = 0;
   std::vector<CoreEvent>* events_;
+  bool fast_forward_;
+  std::int64_t periods_skipped_ = 0;
 };
 
 }  // namespace warpsim::sim::core

@@ -43,8 +43,9 @@ Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicy
                      " warps on one core package");
   }
   check_bounds(programs, tm, options.max_warp_instructions);
-  CorePackage package(programs, tm, options.events);
+  CorePackage package(programs, tm, options.events, options.fast_forward);
   (options.policy ? *options.policy : strict_round_robin()).run(package);
+  if (options.periods_skipped) *options.periods_skipped = package.periods_skipped();
   return package.finish_time();
 }
 

@@ -19,6 +19,8 @@ struct CoreOptions {
   const SchedulingPolicy* policy = nullptr;  // null: strict round robin (the paper's)
   std::vector<CoreEvent>* events = nullptr;  // when set, every issued instruction is appended
   std::int64_t max_warp_instructions = kDefaultMaxWarpInstructions;
+  bool fast_forward = true;  // steady-state fast-forward (exact); off only to cross-check it
+  std::int64_t* periods_skipped = nullptr;  // when set, receives how many periods were skipped
 };
 
 // All `warps` warps run `program` (the paper's case). Throws InputError when the program is not

@@ -177,3 +177,89 @@ TEST(CoreEngine, LoopSegmentsEqualTheirExpansion) {
 
 }  // namespace
 }  // namespace warpsim::sim::core
+
+namespace warpsim::sim::core {
+namespace {
+
+// Steady-state fast-forward must equal the full simulation to the thousandth of a cycle, on
+// random programs (kinds, durations, warp counts, t_m, nested loops with long trip counts).
+isa::Program random_loop_program(std::mt19937& rng) {
+  isa::Program program("random", "");
+  std::uniform_int_distribution<int> kind(0, 2), duration(1, 300), coarse(0, 9), count(0, 400), small(0, 4);
+  const auto add = [&] {
+    // Mostly whole cycles, sometimes thousandths, so periods are found and fractions are kept.
+    const isa::Millicycles d = duration(rng) * 1000 + (coarse(rng) == 0 ? duration(rng) : 0);
+    program.add(static_cast<isa::OpKind>(kind(rng)), d);
+  };
+  for (int block = 0, blocks = 1 + small(rng); block < blocks; ++block) {
+    if (small(rng) == 0) {
+      add();
+      continue;
+    }
+    program.begin_repeat(count(rng));
+    for (int i = 0, n = 1 + small(rng); i < n; ++i) add();
+    if (small(rng) == 0) {  // a nested loop
+      program.begin_repeat(small(rng) * 3);
+      for (int i = 0, n = 1 + small(rng); i < n; ++i) add();
+      program.end_repeat();
+    }
+    for (int i = 0, n = small(rng) / 2; i < n; ++i) add();
+    program.end_repeat();
+  }
+  program.finish();
+  return program;
+}
+
+TEST(SteadyStateFastForward, EqualsFullSimulationOnRandomPrograms) {
+  int skipped_somewhere = 0;
+  for (unsigned seed = 1; seed <= 400; ++seed) {
+    std::mt19937 rng(seed);
+    const isa::Program program = random_loop_program(rng);
+    const auto warps = std::uniform_int_distribution<int>(1, 40)(rng);
+    const isa::Millicycles tm = std::uniform_int_distribution<int>(0, 60)(rng) * 500;
+    std::int64_t periods = 0;
+    const isa::Millicycles full = simulate_core(program, warps, tm, {.fast_forward = false});
+    const isa::Millicycles fast = simulate_core(program, warps, tm, {.periods_skipped = &periods});
+    ASSERT_EQ(fast, full) << "seed " << seed << ", " << warps << " warps, t_m " << isa::format_cycles(tm) << "\n"
+                          << isa::to_kp(program);
+    skipped_somewhere += periods > 0;
+  }
+  EXPECT_GT(skipped_somewhere, 100);  // the comparison exercised the fast path, not only the slow one
+}
+
+// Different programs per warp (one warp leaves the loop early).
+TEST(SteadyStateFastForward, EqualsFullSimulationWithPerWarpPrograms) {
+  for (unsigned seed = 1; seed <= 100; ++seed) {
+    std::mt19937 rng(seed);
+    std::vector<isa::Program> programs;
+    const auto warps = std::uniform_int_distribution<int>(2, 12)(rng);
+    for (int w = 0; w < warps; ++w) {
+      std::mt19937 program_rng(seed * 7 + static_cast<unsigned>(w % 3));  // three distinct programs
+      programs.push_back(random_loop_program(program_rng));
+    }
+    std::vector<const isa::Program*> pointers;
+    for (const auto& p : programs) pointers.push_back(&p);
+    const isa::Millicycles tm = std::uniform_int_distribution<int>(0, 40)(rng) * 1000;
+    EXPECT_EQ(simulate_core(pointers, tm), simulate_core(pointers, tm, {.fast_forward = false})) << "seed " << seed;
+  }
+}
+
+// The paper's case study and far beyond: mtx_mul_vec (Listing 4), 32 warps, t_m = 31.
+TEST(SteadyStateFastForward, MtxMulVecLongLoopsAreExactAndSkipped) {
+  const isa::Program source =
+      isa::parse_kp("calc 27\nrepeat N\n  load 60\n  load 60\n  calc 10\n  store 60\n  calc 14\nend\n", "m.kp");
+  for (const std::int64_t n : {1, 7, 100, 1024}) {
+    const isa::Program program = source.bind({{"N", n}});
+    EXPECT_EQ(simulate_core(program, 32, 31'000), simulate_core(program, 32, 31'000, {.fast_forward = false})) << n;
+  }
+  // With 32 warps every round is bound by the front end: 32 * (10 + 31 + 31 + 31 + 14) = 3744
+  // cycles per iteration after the first, so T_c grows by exactly 3744 per extra iteration.
+  std::int64_t periods = 0;
+  const isa::Millicycles big = simulate_core(source.bind({{"N", 1 << 24}}), 32, 31'000, {.periods_skipped = &periods});
+  const isa::Millicycles less = simulate_core(source.bind({{"N", (1 << 24) - 1}}), 32, 31'000);
+  EXPECT_EQ(big - less, 3'744'000);
+  EXPECT_GT(periods, (1 << 24) - 100);
+}
+
+}  // namespace
+}  // namespace warpsim::sim::core
