@@ -39,6 +39,7 @@ void Program::push_repeat(Op op) {
     fail(op.line, "repeat nested deeper than " + std::to_string(kMaxLoopDepth) + " levels");
   }
   open_repeats_.push_back(static_cast<std::uint32_t>(ops_.size()));
+  max_loop_depth_ = std::max(max_loop_depth_, static_cast<int>(open_repeats_.size()));
   ops_.push_back(std::move(op));
 }
 
@@ -70,13 +71,12 @@ void Program::finish(int line) {
   }
 }
 
-int Program::max_loop_depth() const {
-  int depth = 0, deepest = 0;
+std::int64_t Program::max_loop_count() const {
+  std::int64_t largest = 0;
   for (const Op& op : ops_) {
-    if (op.kind == OpKind::repeat) deepest = std::max(deepest, ++depth);
-    if (op.kind == OpKind::end) --depth;
+    if (op.kind == OpKind::repeat) largest = std::max(largest, op.count);
   }
-  return deepest;
+  return largest;
 }
 
 std::vector<std::string> Program::parameters() const {

@@ -68,7 +68,9 @@ class Program {
 
   const std::vector<Op>& ops() const { return ops_; }
   bool empty() const { return ops_.empty(); }
-  int max_loop_depth() const;
+  int max_loop_depth() const { return max_loop_depth_; }
+  // The largest literal or bound repeat count (0 without loops).
+  std::int64_t max_loop_count() const;
   // Parameter names used as loop counts, sorted, each once.
   std::vector<std::string> parameters() const;
   bool is_bound() const { return parameters().empty(); }
@@ -91,6 +93,7 @@ class Program {
   std::optional<Millicycles> default_tm_;
   std::vector<Op> ops_;
   std::vector<std::uint32_t> open_repeats_;
+  int max_loop_depth_ = 0;
 };
 
 }  // namespace warpsim::isa

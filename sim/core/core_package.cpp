@@ -14,7 +14,7 @@ std::ostream& operator<<(std::ostream& out, const CoreEvent& event) {
 CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
                          std::vector<CoreEvent>* events, bool fast_forward)
     : tm_(tm), events_(events), fast_forward_(fast_forward && events == nullptr) {
-  bool any_loop = false;
+  bool long_loop = false;
   warps_.reserve(programs.size());
   for (const isa::Program* program : programs) {
     Warp warp;
@@ -24,9 +24,9 @@ CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicyc
     warp.loop_ids.reserve(static_cast<std::size_t>(program->max_loop_depth()));
     settle(warp);
     warps_.push_back(std::move(warp));
-    any_loop = any_loop || program->max_loop_depth() > 0;
+    long_loop = long_loop || program->max_loop_count() >= kShortestLoopWorthSkipping;
   }
-  fast_forward_ = fast_forward_ && any_loop;
+  fast_forward_ = fast_forward_ && long_loop;
 }
 
 void CorePackage::settle(Warp& warp) const {

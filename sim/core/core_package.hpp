@@ -54,7 +54,9 @@ class CorePackage {
   std::size_t warp_count() const { return warps_.size(); }
   bool finished(std::size_t warp) const { return warps_[warp].pc == warps_[warp].size; }
   Millicycles now() const { return now_; }
-  // Only loops can become periodic, so packages without any do not look for a steady state.
+  // Only loops can become periodic, and looking costs a snapshot per round, so packages whose
+  // loops are all short do not look for a steady state.
+  static constexpr std::int64_t kShortestLoopWorthSkipping = 8;
   bool fast_forward_allowed() const { return fast_forward_; }
   std::int64_t periods_skipped() const { return periods_skipped_; }
 

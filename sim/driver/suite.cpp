@@ -134,6 +134,7 @@ Suite load_suite(const std::string& path) { return parse_suite(read_text_file(pa
 
 void run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit) {
   SweepRow row;
+  workload::PredictionCache cache;
   for (const gpus::Profile& gpu : suite.gpus) {
     row.gpu = &gpu;
     for (const workload::NamedWorkload* workload : suite.workloads) {
@@ -142,7 +143,7 @@ void run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& e
         for (const std::int64_t N : suite.N) {
           row.point = {K, N};
           try {
-            row.prediction = workload::predict(*workload, gpu, row.point);
+            row.prediction = workload::predict(*workload, gpu, row.point, {}, &cache);
           } catch (const InputError& e) {
             throw InputError(SourceLocation{suite.source}, gpu.id + " " + std::string(workload->name) +
                                                                " K=" + std::to_string(K) + " N=" +

@@ -67,8 +67,23 @@ isa::Program workload_program(const NamedWorkload& workload, std::int64_t K) {
   return program.bind(values);
 }
 
+const isa::Program& PredictionCache::program(const NamedWorkload& workload, std::int64_t K) {
+  const auto key = std::pair{workload.program_file, K};
+  auto it = programs_.find(key);
+  if (it == programs_.end()) it = programs_.emplace(key, workload_program(workload, K)).first;
+  return it->second;
+}
+
+isa::Millicycles PredictionCache::core_time(const NamedWorkload& workload, std::int64_t K, std::int64_t warps,
+                                            isa::Millicycles tm) {
+  const auto key = std::tuple{workload.program_file, K, warps, tm};
+  auto it = core_times_.find(key);
+  if (it == core_times_.end()) it = core_times_.emplace(key, core::simulate_core(program(workload, K), warps, tm)).first;
+  return it->second;
+}
+
 Prediction predict(const NamedWorkload& workload, const gpus::Profile& gpu, const DwtPoint& point,
-                   const gpus::CalibrationChoice& calibration) {
+                   const gpus::CalibrationChoice& calibration, PredictionCache* cache) {
   const std::string what(workload.name);
   if (point.K < 2 || point.K % 2 != 0 || point.K > isa::kMaxLoopCount) {
     throw InputError(what + ": K = " + std::to_string(point.K) + " must be an even filter length >= 2");
@@ -84,11 +99,14 @@ Prediction predict(const NamedWorkload& workload, const gpus::Profile& gpu, cons
   prediction.launches = (workload.two_dimensional ? 2 : 1) * (workload.lattice ? point.K / 2 + 1 : 1);
   prediction.launch = grid::suggest_launch(gpu, prediction.total_threads);
 
-  const isa::Program program = workload_program(workload, point.K);
-  prediction.calibration = gpus::resolve_calibration(gpu, workload.kernel, calibration, program.default_tm());
+  PredictionCache local_cache;
+  PredictionCache& memo = cache ? *cache : local_cache;
+  prediction.calibration =
+      gpus::resolve_calibration(gpu, workload.kernel, calibration, memo.program(workload, point.K).default_tm());
   const isa::Millicycles tm = prediction.calibration.tm;
-  prediction.per_launch = grid::time_grid(gpu, prediction.launch, prediction.calibration.tp_us,
-                                          [&](std::int64_t warps) { return core::simulate_core(program, warps, tm); });
+  prediction.per_launch = grid::time_grid(gpu, prediction.launch, prediction.calibration.tp_us, [&](std::int64_t warps) {
+    return memo.core_time(workload, point.K, warps, tm);
+  });
   prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
   return prediction;
 }

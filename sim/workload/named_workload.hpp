@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <span>
 #include <string_view>
 
@@ -47,9 +49,22 @@ struct Prediction {
 // The bound kernel program of a workload at point K (the .kp program, parsed once).
 isa::Program workload_program(const NamedWorkload& workload, std::int64_t K);
 
+// What recurs across the points of a sweep: bound programs, and T_c for a program, warp count and
+// t_m (a sweep over N asks for the same few warp counts again and again). One thread at a time.
+class PredictionCache {
+ public:
+  const isa::Program& program(const NamedWorkload& workload, std::int64_t K);
+  isa::Millicycles core_time(const NamedWorkload& workload, std::int64_t K, std::int64_t warps, isa::Millicycles tm);
+
+ private:
+  std::map<std::pair<std::string_view, std::int64_t>, isa::Program> programs_;
+  std::map<std::tuple<std::string_view, std::int64_t, std::int64_t, isa::Millicycles>, isa::Millicycles> core_times_;
+};
+
 // Throws InputError for invalid points (odd or small K, N too small or odd where pairs are
-// needed, sizes overflowing), missing calibration, or launches the GPU cannot run.
+// needed, sizes overflowing), missing calibration, or launches the GPU cannot run. `cache`, when
+// given, is reused across calls.
 Prediction predict(const NamedWorkload& workload, const gpus::Profile& gpu, const DwtPoint& point,
-                   const gpus::CalibrationChoice& calibration = {});
+                   const gpus::CalibrationChoice& calibration = {}, PredictionCache* cache = nullptr);
 
 }  // namespace warpsim::sim::workload
