@@ -6,6 +6,7 @@
 #include <set>
 
 #include "isa/input_error.hpp"
+#include "tests/support/located_error.hpp"
 
 namespace warpsim::gpus {
 namespace {
@@ -89,41 +90,31 @@ TEST(Profiles, MinimalProfileNeedsNoOptionalFigures) {
   EXPECT_TRUE(gpu.calibrations.empty());
 }
 
-struct BadProfile {
-  std::string text;
-  int line;
-  const char* message_part;
-};
+using testing_support::BadInput;
 
-class ProfileErrors : public testing::TestWithParam<BadProfile> {};
+class ProfileErrors : public testing::TestWithParam<BadInput> {};
 
 TEST_P(ProfileErrors, NameTheLineAndTheProblem) {
-  try {
-    parse_profile(GetParam().text, "bad.toml", "bad");
-    FAIL() << GetParam().text;
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.location().file, "bad.toml");
-    EXPECT_EQ(e.location().line, GetParam().line) << e.describe();
-    EXPECT_NE(std::string(e.what()).find(GetParam().message_part), std::string::npos) << e.what();
-  }
+  const auto parse = [](const std::string& text, const std::string& file) { return parse_profile(text, file, "bad"); };
+  testing_support::expect_located_error(parse, GetParam(), "bad.toml");
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Malformed, ProfileErrors,
-    testing::Values(BadProfile{std::string(kMinimal) + "colour = 3\n", 9, "unknown key 'colour'"},
-                    BadProfile{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\n", 9, "needs both"},
-                    BadProfile{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\ntm = 1.00001\n", 11, "three decimals"},
-                    BadProfile{std::string(kMinimal) + "[calibration.k]\ntp_us = -1\ntm = 1\n", 10, "negative"},
-                    BadProfile{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\ntm = 1\nx = 2\n", 12, "unknown key 'x'"},
-                    BadProfile{std::string(kMinimal) + "[sources]\ncolour = \"me\"\n", 10, "not a figure"},
-                    BadProfile{std::string(kMinimal) + "registers_per_sm = 1.5\n", 9, "whole number"},
-                    BadProfile{"name = \"X\"\nclock_mhz = 1000\n", 0, "missing required key"},
-                    BadProfile{"name = \"X\"\nsm_count = 0\n", 2, "out of range"},
-                    BadProfile{"name = \"X\"\ncores_per_sm = 16\n", 2, "out of range"},
-                    BadProfile{"name = \"X\"\nwarp_size = 64\n", 2, "out of range"},
-                    BadProfile{"name = \"X\"\nclock_mhz = -5\n", 2, "clock_mhz"},
-                    BadProfile{"name = \"X\"\nclock_mhz = \"fast\"\n", 2, "must be a number"},
-                    BadProfile{"name = \"X\nclock_mhz = 1\n", 1, ""}));
+    testing::Values(BadInput{std::string(kMinimal) + "colour = 3\n", 9, "unknown key 'colour'"},
+                    BadInput{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\n", 9, "needs both"},
+                    BadInput{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\ntm = 1.00001\n", 11, "three decimals"},
+                    BadInput{std::string(kMinimal) + "[calibration.k]\ntp_us = -1\ntm = 1\n", 10, "negative"},
+                    BadInput{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\ntm = 1\nx = 2\n", 12, "unknown key 'x'"},
+                    BadInput{std::string(kMinimal) + "[sources]\ncolour = \"me\"\n", 10, "not a figure"},
+                    BadInput{std::string(kMinimal) + "registers_per_sm = 1.5\n", 9, "whole number"},
+                    BadInput{"name = \"X\"\nclock_mhz = 1000\n", 0, "missing required key"},
+                    BadInput{"name = \"X\"\nsm_count = 0\n", 2, "out of range"},
+                    BadInput{"name = \"X\"\ncores_per_sm = 16\n", 2, "out of range"},
+                    BadInput{"name = \"X\"\nwarp_size = 64\n", 2, "out of range"},
+                    BadInput{"name = \"X\"\nclock_mhz = -5\n", 2, "clock_mhz"},
+                    BadInput{"name = \"X\"\nclock_mhz = \"fast\"\n", 2, "must be a number"},
+                    BadInput{"name = \"X\nclock_mhz = 1\n", 1, ""}));
 
 TEST(Profiles, UnknownIdsAndUnreadablePathsAreInputErrors) {
   try {

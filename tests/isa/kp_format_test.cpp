@@ -3,6 +3,7 @@
 #include <string>
 
 #include "isa/input_error.hpp"
+#include "tests/support/located_error.hpp"
 #include "isa/kp_format.hpp"
 
 namespace warpsim::isa {
@@ -67,45 +68,35 @@ TEST(KpFormat, RoundTripKeepsNestedLoopsAndFractions) {
   EXPECT_TRUE(parse_kp(to_kp(program), "x.kp").same_meaning(program));
 }
 
-struct BadKp {
-  const char* text;
-  int line;
-  const char* message_part;
-};
+using testing_support::BadInput;
 
-class KpErrors : public testing::TestWithParam<BadKp> {};
+class KpErrors : public testing::TestWithParam<BadInput> {};
 
 TEST_P(KpErrors, NameTheLineAndTheProblem) {
-  try {
-    parse_kp(GetParam().text, "bad.kp");
-    FAIL() << "accepted: " << GetParam().text;
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.location().file, "bad.kp");
-    EXPECT_EQ(e.location().line, GetParam().line) << e.describe();
-    EXPECT_NE(std::string(e.what()).find(GetParam().message_part), std::string::npos) << e.what();
-  }
+  const auto parse = [](const std::string& text, const std::string& file) { return parse_kp(text, file); };
+  testing_support::expect_located_error(parse, GetParam(), "bad.kp");
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Malformed, KpErrors,
-    testing::Values(BadKp{"calc 1\nfoo 2\n", 2, "unknown keyword 'foo'"},
-                    BadKp{"calc\n", 1, "missing operand"},
-                    BadKp{"calc 1 2\n", 1, "extra operand"},
-                    BadKp{"load -5\n", 1, "negative"},
-                    BadKp{"load 0\n", 1, "must be positive"},
-                    BadKp{"store 1.0001\n", 1, "three decimals"},
-                    BadKp{"calc x\n", 1, "not a decimal"},
-                    BadKp{"repeat 3\ncalc 1\n", 1, "never closed"},
-                    BadKp{"calc 1\nend\n", 2, "without a matching"},
-                    BadKp{"repeat 2\nend\n", 1, "empty body"},
-                    BadKp{"repeat -1\ncalc 1\nend\n", 1, "neither"},
-                    BadKp{"repeat 2x\ncalc 1\nend\n", 1, "neither"},
-                    BadKp{"repeat 99999999999999\ncalc 1\nend\n", 1, "limit of 2^40"},
-                    BadKp{"calc 1\nkernel late\n", 2, "before the first instruction"},
-                    BadKp{"tm 1\ntm 2\n", 2, "second 'tm'"},
-                    BadKp{"kernel a\nkernel b\n", 2, "second 'kernel'"},
-                    BadKp{"kernel 9lives\n", 1, "not a kernel name"},
-                    BadKp{"\x7f" "ELF\x01\x02\n", 1, "unknown keyword '\\x7fELF\\x01\\x02'"}));
+    testing::Values(BadInput{"calc 1\nfoo 2\n", 2, "unknown keyword 'foo'"},
+                    BadInput{"calc\n", 1, "missing operand"},
+                    BadInput{"calc 1 2\n", 1, "extra operand"},
+                    BadInput{"load -5\n", 1, "negative"},
+                    BadInput{"load 0\n", 1, "must be positive"},
+                    BadInput{"store 1.0001\n", 1, "three decimals"},
+                    BadInput{"calc x\n", 1, "not a decimal"},
+                    BadInput{"repeat 3\ncalc 1\n", 1, "never closed"},
+                    BadInput{"calc 1\nend\n", 2, "without a matching"},
+                    BadInput{"repeat 2\nend\n", 1, "empty body"},
+                    BadInput{"repeat -1\ncalc 1\nend\n", 1, "neither"},
+                    BadInput{"repeat 2x\ncalc 1\nend\n", 1, "neither"},
+                    BadInput{"repeat 99999999999999\ncalc 1\nend\n", 1, "limit of 2^40"},
+                    BadInput{"calc 1\nkernel late\n", 2, "before the first instruction"},
+                    BadInput{"tm 1\ntm 2\n", 2, "second 'tm'"},
+                    BadInput{"kernel a\nkernel b\n", 2, "second 'kernel'"},
+                    BadInput{"kernel 9lives\n", 1, "not a kernel name"},
+                    BadInput{"\x7f" "ELF\x01\x02\n", 1, "unknown keyword '\\x7fELF\\x01\\x02'"}));
 
 TEST(KpFormat, RejectsLoopsNestedTooDeep) {
   std::string text;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/input_error.hpp"
+#include "tests/support/located_error.hpp"
 
 namespace warpsim::sim::driver {
 namespace {
@@ -45,39 +46,29 @@ N = { powers_of = 4, from = 0, to = 3 }
   EXPECT_EQ(suite.point_count(), 12);
 }
 
-struct BadSuite {
-  const char* text;
-  int line;
-  const char* message_part;
-};
+using testing_support::BadInput;
 
-class SuiteErrors : public testing::TestWithParam<BadSuite> {};
+class SuiteErrors : public testing::TestWithParam<BadInput> {};
 
-TEST_P(SuiteErrors, NameTheLine) {
-  try {
-    parse_suite(GetParam().text, "bad.toml");
-    FAIL() << GetParam().text;
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.location().file, "bad.toml");
-    EXPECT_EQ(e.location().line, GetParam().line) << e.describe();
-    EXPECT_NE(std::string(e.what()).find(GetParam().message_part), std::string::npos) << e.what();
-  }
+TEST_P(SuiteErrors, NameTheLineAndTheProblem) {
+  const auto parse = [](const std::string& text, const std::string& file) { return parse_suite(text, file); };
+  testing_support::expect_located_error(parse, GetParam(), "bad.toml");
 }
 
 #define WS_AXES "[axes]\nK = [8]\nN = [64]\n"
 INSTANTIATE_TEST_SUITE_P(
     Malformed, SuiteErrors,
     testing::Values(
-        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\ncolour = 1\n" WS_AXES, 3, "unknown key 'colour'"},
-        BadSuite{"gpus = [\"nope\"]\nworkloads = [\"dwt_matrix\"]\n" WS_AXES, 1, "unknown GPU 'nope'"},
-        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"fft\"]\n" WS_AXES, 2, "unknown workload 'fft'"},
-        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nN = { from = 5 }\n", 5, "needs both"},
-        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nM = [1]\n", 5, "unknown axis 'M'"},
-        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8.5]\nN = [1]\n", 4, "whole number"},
-        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nN = { powers_of = 2, from = 0, to = 70 }\n", 5, "overflow"},
-        BadSuite{"gpus = [\"rtx2060\"\n", 1, ""},
-        BadSuite{"workloads = [\"dwt_matrix\"]\n" WS_AXES, 0, "names no GPU"},
-        BadSuite{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = { from = 1, to = 4000 }\nN = { from = 1, to = 4000 }\n",
+        BadInput{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\ncolour = 1\n" WS_AXES, 3, "unknown key 'colour'"},
+        BadInput{"gpus = [\"nope\"]\nworkloads = [\"dwt_matrix\"]\n" WS_AXES, 1, "unknown GPU 'nope'"},
+        BadInput{"gpus = [\"rtx2060\"]\nworkloads = [\"fft\"]\n" WS_AXES, 2, "unknown workload 'fft'"},
+        BadInput{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nN = { from = 5 }\n", 5, "needs both"},
+        BadInput{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nM = [1]\n", 5, "unknown axis 'M'"},
+        BadInput{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8.5]\nN = [1]\n", 4, "whole number"},
+        BadInput{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = [8]\nN = { powers_of = 2, from = 0, to = 70 }\n", 5, "overflow"},
+        BadInput{"gpus = [\"rtx2060\"\n", 1, ""},
+        BadInput{"workloads = [\"dwt_matrix\"]\n" WS_AXES, 0, "names no GPU"},
+        BadInput{"gpus = [\"rtx2060\"]\nworkloads = [\"dwt_matrix\"]\n[axes]\nK = { from = 1, to = 4000 }\nN = { from = 1, to = 4000 }\n",
                  0, "above the limit"}));
 
 TEST(Suite, PointsThatCannotBePredictedNameThePoint) {
