@@ -12,6 +12,7 @@ using Args = std::vector<std::string>;
 int run_core(const Args& args);
 int run_simulate(const Args& args);
 int run_launch(const Args& args);
+int run_predict(const Args& args);
 int run_sweep(const Args& args);
 int run_gpus(const Args& args);
 

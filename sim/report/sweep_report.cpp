@@ -76,6 +76,14 @@ const std::vector<std::string>& sweep_columns() {
   return names;
 }
 
+nlohmann::ordered_json sweep_row_json(const driver::SweepRow& row) {
+  nlohmann::ordered_json object;
+  for (const Column& column : columns()) {
+    std::visit([&](const auto& v) { object[column.name] = v; }, column.value(row));
+  }
+  return object;
+}
+
 std::string render_sweep(const std::vector<driver::SweepRow>& rows, SweepFormat format) {
   switch (format) {
     case SweepFormat::csv: {
@@ -93,13 +101,7 @@ std::string render_sweep(const std::vector<driver::SweepRow>& rows, SweepFormat 
     }
     case SweepFormat::json: {
       nlohmann::ordered_json array = nlohmann::ordered_json::array();
-      for (const auto& row : rows) {
-        nlohmann::ordered_json object;
-        for (const Column& column : columns()) {
-          std::visit([&](const auto& v) { object[column.name] = v; }, column.value(row));
-        }
-        array.push_back(std::move(object));
-      }
+      for (const auto& row : rows) array.push_back(sweep_row_json(row));
       return array.dump(2) + '\n';
     }
     case SweepFormat::text: {

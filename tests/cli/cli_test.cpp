@@ -101,6 +101,20 @@ TEST(Cli, LaunchHeuristic) {
   EXPECT_EQ(j["threads"], 61);
 }
 
+// The lattice point worked by hand in tests/sim/workload_test.cpp: 5 * (5.0 + 318 / 1200) us.
+TEST(Cli, PredictOneWorkloadPoint) {
+  const Result r = warpsim("predict dwt_lattice --gpu rtx2060 --param K=8 --param N=1024");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["time_us"].get<double>(), 5 * (5.0 + 318.0 / 1200));
+  EXPECT_EQ(j["launches"], 5);
+  EXPECT_EQ(j["blocks"], 16);
+  expect_input_error("predict dwt_lattice --gpu rtx2060 --param K=8", "missing --param N=VALUE");
+  expect_input_error("predict dwt_lattice --gpu rtx2060 --param K=8 --param N=64 --param M=2", "unknown parameter 'M'");
+  expect_input_error("predict fft --gpu rtx2060 --param K=8 --param N=64", "unknown workload 'fft'");
+  expect_input_error("predict dwt_lattice --gpu rtx2060 --param K=7 --param N=64", "dwt_lattice: K = 7");
+}
+
 TEST(Cli, SweepCsvHeaderRowsAndFullPrecision) {
   const std::string path = test_dir() + "/paper.csv";
   std::filesystem::remove(path);
@@ -141,7 +155,7 @@ TEST(Cli, GpusListsAndShows) {
 }
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* command : {"core", "simulate", "launch", "sweep", "gpus"}) {
+  for (const char* command : {"core", "simulate", "launch", "predict", "sweep", "gpus"}) {
     const Result r = warpsim(std::string(command) + " --help");
     EXPECT_EQ(r.status, 0) << command;
     EXPECT_EQ(r.out.rfind(std::string("Usage: warpsim ") + command, 0), 0u) << r.out;

@@ -1,0 +1,50 @@
+#include "isa/input_error.hpp"
+#include "sim/cli/cli_support.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/report/sweep_report.hpp"
+
+namespace warpsim::cli {
+
+int run_predict(const Args& args) {
+  po::options_description options("Options");
+  options.add_options()
+      ("help,h", "show this help")
+      ("workload", po::value<std::string>()->required(), "dwt_matrix, dwt_lattice, dwt2d_matrix or dwt2d_lattice")
+      ("gpu", po::value<std::string>()->required(), "GPU id (see `warpsim gpus`) or path to a profile .toml")
+      ("param", po::value<std::vector<std::string>>()->composing(), "K=FILTER_LENGTH and N=SIZE (both required)")
+      ("tp", po::value<std::string>(), "t_p in microseconds (default: the profile's calibration)")
+      ("tm", po::value<std::string>(), "t_m in cycles (default: the profile's calibration)")
+      ("format", po::value<std::string>()->default_value("json"), "json|text");
+  po::positional_options_description positional;
+  positional.add("workload", 1);
+  const CommandLine line = parse_command_line(args, options, positional);
+  if (line.help) {
+    return print_help("warpsim predict WORKLOAD --gpu ID --param K=8 --param N=1024 [--tp US] [--tm C]",
+                      "Predicts one point of a named DWT workload (eq. 17, 18, 2D), launched by Algorithm 3.",
+                      options);
+  }
+  const auto& v = line.values;
+  const Format format = parse_format(v["format"].as<std::string>(), {"json", "text"});
+  sim::driver::SweepRow row;
+  row.workload = &sim::workload::find_workload(v["workload"].as<std::string>());
+  const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
+  row.gpu = &gpu;
+  isa::ParameterValues values =
+      parse_parameters(v.count("param") ? v["param"].as<std::vector<std::string>>() : std::vector<std::string>{});
+  for (const char* name : {"K", "N"}) {
+    if (!values.count(name)) throw InputError(std::string("missing --param ") + name + "=VALUE");
+  }
+  row.point = {values.at("K"), values.at("N")};
+  values.erase("K");
+  values.erase("N");
+  if (!values.empty()) throw InputError("unknown parameter '" + values.begin()->first + "' (the DWT workloads take K and N)");
+  gpus::CalibrationChoice given;
+  if (v.count("tp")) given.tp_us = parse_microseconds_flag(v["tp"].as<std::string>(), "--tp");
+  if (v.count("tm")) given.tm = parse_cycles_flag(v["tm"].as<std::string>(), "--tm");
+  row.prediction = sim::workload::predict(*row.workload, gpu, row.point, given);
+  write_output(format == Format::json ? sim::report::sweep_row_json(row).dump(2) + '\n'
+                                      : sim::report::render_sweep({row}, sim::report::SweepFormat::text));
+  return 0;
+}
+
+}  // namespace warpsim::cli
