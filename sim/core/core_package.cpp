@@ -15,37 +15,38 @@ CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicyc
                          std::vector<CoreEvent>* events, bool fast_forward)
     : tm_(tm), events_(events), fast_forward_(fast_forward && events == nullptr) {
   bool long_loop = false;
-  warps_.reserve(programs.size());
-  for (const isa::Program* program : programs) {
-    Warp warp;
-    warp.ops = program->ops().data();
-    warp.size = program->ops().size();
-    warp.iterations_left.reserve(static_cast<std::size_t>(program->max_loop_depth()));
-    warp.loop_ids.reserve(static_cast<std::size_t>(program->max_loop_depth()));
-    settle(warp);
-    warps_.push_back(std::move(warp));
-    long_loop = long_loop || program->max_loop_count() >= kShortestLoopWorthSkipping;
+  std::size_t loop_slots = 0;
+  warps_.resize(programs.size());
+  for (std::size_t w = 0; w < programs.size(); ++w) {
+    warps_[w].ops = programs[w]->ops().data();
+    warps_[w].size = programs[w]->ops().size();
+    warps_[w].loop_base = loop_slots;
+    loop_slots += static_cast<std::size_t>(programs[w]->max_loop_depth());
+    long_loop = long_loop || programs[w]->max_loop_count() >= kShortestLoopWorthSkipping;
   }
+  loops_left_.resize(loop_slots);
+  loop_ids_.resize(loop_slots);
+  for (Warp& warp : warps_) settle(warp);
   fast_forward_ = fast_forward_ && long_loop;
 }
 
-void CorePackage::settle(Warp& warp) const {
+void CorePackage::settle(Warp& warp) {
   while (warp.pc < warp.size) {
     const isa::Op& op = warp.ops[warp.pc];
     if (op.kind == OpKind::repeat) {
       if (op.count == 0) {
         warp.pc = op.partner + 1;
       } else {
-        warp.iterations_left.push_back(op.count);
-        warp.loop_ids.push_back(++warp.loops_entered);
+        loops_left_[warp.loop_base + warp.loop_depth] = op.count;
+        loop_ids_[warp.loop_base + warp.loop_depth] = ++warp.loops_entered;
+        ++warp.loop_depth;
         ++warp.pc;
       }
     } else if (op.kind == OpKind::end) {
-      if (--warp.iterations_left.back() > 0) {
+      if (--loops_left_[warp.loop_base + warp.loop_depth - 1] > 0) {
         warp.pc = op.partner + 1;
       } else {
-        warp.iterations_left.pop_back();
-        warp.loop_ids.pop_back();
+        --warp.loop_depth;
         ++warp.pc;
       }
     } else {
@@ -98,10 +99,12 @@ void CorePackage::take_snapshot(PackageSnapshot& into) const {
   };
   for (const Warp& warp : warps_) {
     add(static_cast<std::int64_t>(warp.pc));
-    add(static_cast<std::int64_t>(warp.iterations_left.size()));
+    add(static_cast<std::int64_t>(warp.loop_depth));
     add(ahead(warp.loads_done));
-    into.counters.insert(into.counters.end(), warp.iterations_left.begin(), warp.iterations_left.end());
-    into.loop_ids.insert(into.loop_ids.end(), warp.loop_ids.begin(), warp.loop_ids.end());
+    const auto first = static_cast<std::ptrdiff_t>(warp.loop_base);
+    const auto last = first + static_cast<std::ptrdiff_t>(warp.loop_depth);
+    into.counters.insert(into.counters.end(), loops_left_.begin() + first, loops_left_.begin() + last);
+    into.loop_ids.insert(into.loop_ids.end(), loop_ids_.begin() + first, loop_ids_.begin() + last);
   }
   add(ahead(latest_transaction_end_));
   into.hash = hash;
@@ -125,9 +128,8 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
   std::size_t next_counter = 0;
   for (Warp& warp : warps_) {
     if (warp.loads_done > now_) warp.loads_done += shift;
-    for (std::int64_t& left : warp.iterations_left) {
-      left -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;
-      ++next_counter;
+    for (std::size_t level = 0; level < warp.loop_depth; ++level, ++next_counter) {
+      loops_left_[warp.loop_base + level] -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;
     }
   }
   if (latest_transaction_end_ > now_) latest_transaction_end_ += shift;

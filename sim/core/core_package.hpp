@@ -79,17 +79,21 @@ class CorePackage {
   struct Warp {
     const isa::Op* ops = nullptr;
     std::size_t size = 0;
-    std::size_t pc = 0;                      // always at an instruction, or at size when done
-    std::vector<std::int64_t> iterations_left;  // one entry per open loop, innermost last
-    std::vector<std::uint64_t> loop_ids;        // for each open loop, which entry into it
+    std::size_t pc = 0;           // always at an instruction, or at size when done
+    std::size_t loop_base = 0;    // where its open loops start in loops_left_ / loop_ids_
+    std::size_t loop_depth = 0;   // open loops, innermost last
     std::uint64_t loops_entered = 0;
-    Millicycles loads_done = 0;              // completion of its latest-finishing load
+    Millicycles loads_done = 0;   // completion of its latest-finishing load
   };
 
-  void settle(Warp& warp) const;  // moves pc over loop markers to the next instruction
+  void settle(Warp& warp);  // moves pc over loop markers to the next instruction
   void record(std::size_t warp, isa::OpKind kind, Millicycles issue_end, Millicycles end);
 
   std::vector<Warp> warps_;
+  // Every warp's open loops in one flat buffer (no allocation per warp): iterations left, and
+  // which entry into the loop each belongs to.
+  std::vector<std::int64_t> loops_left_;
+  std::vector<std::uint64_t> loop_ids_;
   Millicycles tm_;
   Millicycles now_ = 0;
   Millicycles latest_transaction_end_ = 0;
