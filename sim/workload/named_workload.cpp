@@ -68,7 +68,7 @@ isa::Program workload_program(const NamedWorkload& workload, std::int64_t K) {
 }
 
 const isa::Program& PredictionCache::program(const NamedWorkload& workload, std::int64_t K) {
-  const auto key = std::pair{workload.program_file, K};
+  const auto key = std::pair{&workload, K};
   auto it = programs_.find(key);
   if (it == programs_.end()) it = programs_.emplace(key, workload_program(workload, K)).first;
   return it->second;
@@ -76,9 +76,10 @@ const isa::Program& PredictionCache::program(const NamedWorkload& workload, std:
 
 isa::Millicycles PredictionCache::core_time(const NamedWorkload& workload, std::int64_t K, std::int64_t warps,
                                             isa::Millicycles tm) {
-  const auto key = std::tuple{workload.program_file, K, warps, tm};
+  const isa::Program& bound = program(workload, K);
+  const auto key = std::tuple{&bound, warps, tm};
   auto it = core_times_.find(key);
-  if (it == core_times_.end()) it = core_times_.emplace(key, core::simulate_core(program(workload, K), warps, tm)).first;
+  if (it == core_times_.end()) it = core_times_.emplace(key, core::simulate_core(bound, warps, tm)).first;
   return it->second;
 }
 

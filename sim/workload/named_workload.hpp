@@ -57,8 +57,9 @@ class PredictionCache {
   isa::Millicycles core_time(const NamedWorkload& workload, std::int64_t K, std::int64_t warps, isa::Millicycles tm);
 
  private:
-  std::map<std::pair<std::string_view, std::int64_t>, isa::Program> programs_;
-  std::map<std::tuple<std::string_view, std::int64_t, std::int64_t, isa::Millicycles>, isa::Millicycles> core_times_;
+  // Keyed by identity (workloads are static, map nodes do not move): no string compares.
+  std::map<std::pair<const NamedWorkload*, std::int64_t>, isa::Program> programs_;
+  std::map<std::tuple<const isa::Program*, std::int64_t, isa::Millicycles>, isa::Millicycles> core_times_;
 };
 
 // Throws InputError for invalid points (odd or small K, N too small or odd where pairs are
