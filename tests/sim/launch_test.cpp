@@ -64,3 +64,39 @@ TEST(LaunchHeuristic, RejectsNoThreadsAndGridsAboveTheLimit) {
 
 }  // namespace
 }  // namespace warpsim::sim::grid
+
+#include <fstream>
+#include <sstream>
+
+namespace warpsim::sim::grid {
+namespace {
+
+// The H100 measurements (workloads/measurements/) launched each point with Algorithm 3 written
+// independently in CUDA host code, using the SM count the device reported. Both must agree.
+TEST(LaunchHeuristic, AgreesWithTheLaunchesOfTheH100Measurements) {
+  const gpus::Profile h100 = gpus::load_profile("h100");
+  std::ifstream csv(std::string(WARPSIM_SOURCE_DIR) + "/workloads/measurements/h100-dwt.csv");
+  ASSERT_TRUE(csv) << "measurement file missing";
+  std::string line;
+  std::getline(csv, line);  // header: gpu,workload,K,N,blocks,threads,launches,...
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    std::stringstream fields(line);
+    std::string gpu, workload, K, N, blocks, threads, launches;
+    std::getline(fields, gpu, ',');
+    std::getline(fields, workload, ',');
+    std::getline(fields, K, ',');
+    std::getline(fields, N, ',');
+    std::getline(fields, blocks, ',');
+    std::getline(fields, threads, ',');
+    std::getline(fields, launches, ',');
+    const std::int64_t total = std::stoll(N) / (workload == "dwt_lattice" ? 2 : 1);
+    EXPECT_EQ(suggest_launch(h100, total), (Launch{std::stoll(blocks), std::stoll(threads)})) << line;
+    EXPECT_EQ(std::stoll(launches), workload == "dwt_lattice" ? std::stoll(K) / 2 + 1 : 1) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 120);
+}
+
+}  // namespace
+}  // namespace warpsim::sim::grid
