@@ -1,6 +1,7 @@
 // Built-in profiles are the gpus/*.toml files, embedded at build time, so the executable works
 // from any directory; a path selects any other profile.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <span>
 #include <utility>
@@ -31,8 +32,10 @@ Profile load_profile(const std::string& id_or_path) {
   if (looks_like_path(id_or_path)) {
     return parse_profile(read_text_file(id_or_path), id_or_path, id_of(id_or_path));
   }
+  std::string id = id_or_path;  // ids are lower case; RTX2080 means rtx2080
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (const auto& [path, text] : embedded_files()) {
-    if (id_of(path) == id_or_path) return parse_profile(text, "gpus/" + std::string(path), id_or_path);
+    if (id_of(path) == id) return parse_profile(text, "gpus/" + std::string(path), id);
   }
   std::string known;
   for (const std::string& id : builtin_profile_ids()) known += (known.empty() ? "" : ", ") + id;

@@ -104,7 +104,9 @@ class KpParser {
       if (duration == 0) fail(line, std::string(keyword) + " duration must be positive");
       program_.add(kind, duration, line);
     } else if (keyword == "repeat") {
-      expect_operands(words, 1, line, "repeat COUNT");
+      // The paper writes `repeat N times`; the trailing word is accepted.
+      const bool paper_style = words.size() == 3 && words[2] == "times";
+      if (!paper_style) expect_operands(words, 1, line, "repeat COUNT");
       parse_repeat(words[1], line);
     } else if (keyword == "end") {
       if (words.size() == 2 && words[1] == "repeat") return program_.end_repeat(line);

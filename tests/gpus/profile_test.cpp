@@ -125,6 +125,7 @@ TEST(Profiles, UnknownIdsAndUnreadablePathsAreInputErrors) {
     EXPECT_NE(std::string(e.what()).find("rtx2080"), std::string::npos);  // lists the known ones
   }
   EXPECT_THROW(load_profile("/nonexistent/gpu.toml"), InputError);
+  EXPECT_EQ(load_profile("RTX2080").id, "rtx2080");  // ids are case-insensitive
 }
 
 TEST(Calibration, FlagsBeatProfileWhichBeatsProgram) {

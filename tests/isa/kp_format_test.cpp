@@ -40,6 +40,12 @@ TEST(KpFormat, AcceptsCommentsBlankLinesNestingAndEndRepeat) {
   EXPECT_EQ(program.parameters(), std::vector<std::string>{"M"});
 }
 
+TEST(KpFormat, AcceptsThePapersRepeatTimes) {
+  const Program program = parse_kp("repeat K times\n  calc 1\nend repeat\n", "p.kp");
+  EXPECT_EQ(program.parameters(), std::vector<std::string>{"K"});
+  EXPECT_THROW(parse_kp("repeat K often\n  calc 1\nend\n", "p.kp"), InputError);
+}
+
 TEST(KpFormat, RoundTripsEveryBundledProgram) {
   for (const char* file : {"/workloads/dwt/matrix.kp", "/workloads/dwt/lattice.kp",
                            "/workloads/mtx_mul_vec/mtx_mul_vec.kp", "/workloads/examples/listing1_load.kp",
