@@ -38,7 +38,7 @@ Profile load_profile(const std::string& id_or_path) {
     if (id_of(path) == id) return parse_profile(text, "gpus/" + std::string(path), id);
   }
   std::string known;
-  for (const std::string& id : builtin_profile_ids()) known += (known.empty() ? "" : ", ") + id;
+  for (const std::string& known_id : builtin_profile_ids()) known += (known.empty() ? "" : ", ") + known_id;
   throw InputError("unknown GPU " + quote_for_message(id_or_path) + " (built-in: " + known +
                    "; or give a path to a .toml profile)");
 }
