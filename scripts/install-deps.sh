@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev               # nlohmann-json: JSON output
   libgtest-dev                     # GoogleTest
   libbenchmark-dev                 # Google Benchmark
+  libexpat1-dev                    # expat: the tests check generated SVG is well-formed XML
 )
 
 missing=()

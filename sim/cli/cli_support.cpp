@@ -11,6 +11,7 @@
 
 #include "isa/input_error.hpp"
 #include "isa/kp_format.hpp"
+#include "sim/report/timeline.hpp"
 
 namespace warpsim::cli {
 
@@ -89,7 +90,9 @@ void add_program_options(po::options_description& options) {
       ("program", po::value<std::string>()->required(), "kernel program (.kp)")
       ("param", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE for `repeat NAME` (repeatable)")
       ("max-instructions", po::value<std::string>(),
-       "limit on simulated warp-instructions per core package (default 2^32)");
+       "limit on simulated warp-instructions per core package (default 2^32)")
+      ("timeline", po::value<std::string>(), "write the core package's per-warp timeline as SVG to FILE")
+      ("trace", po::value<std::string>(), "write its events as a Chrome trace (Perfetto) JSON to FILE");
 }
 
 isa::Program load_bound_program(const po::variables_map& values) {
@@ -110,6 +113,19 @@ sim::core::CoreOptions core_options(const po::variables_map& values) {
         parse_count_flag(values["max-instructions"].as<std::string>(), "--max-instructions");
   }
   return options;
+}
+
+void write_requested_views(const po::variables_map& values, const isa::Program& program, std::int64_t warps,
+                           isa::Millicycles tm, const std::string& title) {
+  if (!values.count("timeline") && !values.count("trace")) return;
+  sim::report::TimelineRun run;
+  run.title = title;
+  run.warps = static_cast<std::size_t>(warps);
+  sim::core::CoreOptions options = core_options(values);
+  options.events = &run.events;
+  run.total = sim::core::simulate_core(program, warps, tm, options);
+  if (values.count("timeline")) write_output(sim::report::render_timeline_svg(run), values["timeline"].as<std::string>());
+  if (values.count("trace")) write_output(sim::report::render_trace_json(run), values["trace"].as<std::string>());
 }
 
 void write_output(const std::string& text, const std::string& path) {

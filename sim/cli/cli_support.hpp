@@ -50,6 +50,11 @@ isa::Program load_bound_program(const po::variables_map& values);
 // Engine options from those options (the instruction limit).
 sim::core::CoreOptions core_options(const po::variables_map& values);
 
+// When --timeline FILE.svg or --trace FILE.json was given (add_program_options adds them),
+// simulates `warps` warps of the program once more with events recorded and writes the views.
+void write_requested_views(const po::variables_map& values, const isa::Program& program, std::int64_t warps,
+                           isa::Millicycles tm, const std::string& title);
+
 // Writes the complete output: to stdout, or to `path` through a temporary file renamed when
 // complete, so no partial file is ever presented as complete.
 void write_output(const std::string& text, const std::string& path = {});

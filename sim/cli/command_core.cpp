@@ -36,6 +36,8 @@ int run_core(const Args& args) {
     throw InputError("no t_m: give --tm CYCLES or a `tm` line in " + program.source());
   }
   const isa::Millicycles cycles = sim::core::simulate_core(program, warps, tm, core_options(v));
+  write_requested_views(v, program, warps, tm,
+                        program.name() + ", " + std::to_string(warps) + " warps, t_m = " + isa::format_cycles(tm));
   if (format == Format::json) {
     nlohmann::ordered_json out;
     out["kernel"] = program.name();

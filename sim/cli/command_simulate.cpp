@@ -82,6 +82,11 @@ int run_simulate(const Args& args) {
   const auto timing = sim::grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
     return sim::core::simulate_core(program, warps, calibration.tm, engine_options);
   });
+  // The views show one core package of a full run (Algorithm 1's t).
+  write_requested_views(v, program, timing.plan.warps_per_core_package, calibration.tm,
+                        program.name() + " on " + gpu.id + ": one core package of a full run, " +
+                            std::to_string(timing.plan.warps_per_core_package) + " warps, t_m = " +
+                            isa::format_cycles(calibration.tm));
   const nlohmann::ordered_json fields = timing_json(gpu, program.name(), launch, timing, calibration.tm);
   write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
   return 0;

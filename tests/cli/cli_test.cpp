@@ -93,6 +93,21 @@ TEST(Cli, SimulateMultiDimensionalLaunchAndExplicitCalibration) {
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["time_us"].get<double>(), 1557.8 / 1545);
 }
 
+TEST(Cli, TimelineAndTraceFiles) {
+  const std::string dir = test_dir();
+  const Result r = warpsim("core workloads/examples/listing1_load.kp --warps 3 --timeline " + dir + "/t.svg --trace " +
+                           dir + "/t.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(dir + "/t.svg").find("T_c = 112 cycles"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(slurp(dir + "/t.json")).contains("traceEvents"));
+  const Result sim = warpsim("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 68 --block 61 --param K=8 --timeline " +
+                             dir + "/s.svg");
+  ASSERT_EQ(sim.status, 0) << sim.err;
+  EXPECT_NE(slurp(dir + "/s.svg").find("one core package of a full run"), std::string::npos);
+  expect_input_error("core workloads/examples/listing1_load.kp --warps 3 --timeline /nonexistent/dir/t.svg",
+                     "/nonexistent/dir/t.svg: cannot write");
+}
+
 TEST(Cli, LaunchHeuristic) {
   const Result r = warpsim("launch --gpu rtx2080 --threads 4096");
   ASSERT_EQ(r.status, 0) << r.err;
