@@ -13,6 +13,7 @@ int run_core(const Args& args);
 int run_simulate(const Args& args);
 int run_launch(const Args& args);
 int run_predict(const Args& args);
+int run_plot(const Args& args);
 int run_sweep(const Args& args);
 int run_gpus(const Args& args);
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/number_format.hpp"
+#include "sim/report/svg_text.hpp"
 
 namespace warpsim::sim::report {
 namespace {
@@ -23,18 +24,6 @@ double tick_step(double span) {
     if (raw <= m * power) return m * power;
   }
   return 10 * power;
-}
-
-std::string escape_xml(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
 }
 
 std::string rect(double x, double y, double w, double h, const std::string& css_class, const std::string& tip) {
@@ -76,9 +65,7 @@ std::string render_timeline_svg(const TimelineRun& run) {
   const auto x_of = [&](Millicycles t) { return kLeft + isa::to_cycles(t) / span * kPlotWidth; };
   const auto clip = [&](Millicycles t) { return std::min(t, shown_until); };
 
-  std::string svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                    fixed(width, 0) + "\" height=\"" + fixed(height, 0) + "\" viewBox=\"0 0 " + fixed(width, 0) + " " +
-                    fixed(height, 0) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  std::string svg = svg_header(width, height);
   svg +=
       "<defs><pattern id=\"hatch-load\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
       "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fde7c6\"/><line x1=\"0\" y1=\"0\" "

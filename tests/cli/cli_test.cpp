@@ -108,6 +108,18 @@ TEST(Cli, TimelineAndTraceFiles) {
                      "/nonexistent/dir/t.svg: cannot write");
 }
 
+TEST(Cli, PlotSweepResults) {
+  const std::string dir = test_dir();
+  ASSERT_EQ(warpsim("sweep workloads/suites/rtx2080-dwt.toml --out " + dir + "/r.csv").status, 0);
+  const Result r = warpsim("plot " + dir + "/r.csv --x N --y time_us --by workload,K -o " + dir + "/c.svg");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(dir + "/c.svg").find("dwt_lattice K=14"), std::string::npos);
+  expect_input_error("plot " + dir + "/r.csv --y nope -o " + dir + "/d.svg", dir + "/r.csv:1: no column 'nope'");
+  expect_input_error("plot " + dir + "/r.csv --y gpu -o " + dir + "/d.svg", dir + "/r.csv:2: gpu 'rtx2080' is not a number");
+  expect_input_error("plot " + dir + "/r.csv --where K=3 -o " + dir + "/d.svg", "nothing to plot");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/d.svg"));
+}
+
 TEST(Cli, LaunchHeuristic) {
   const Result r = warpsim("launch --gpu rtx2080 --threads 4096");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -170,7 +182,7 @@ TEST(Cli, GpusListsAndShows) {
 }
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* command : {"core", "simulate", "launch", "predict", "sweep", "gpus"}) {
+  for (const char* command : {"core", "simulate", "launch", "predict", "sweep", "plot", "gpus"}) {
     const Result r = warpsim(std::string(command) + " --help");
     EXPECT_EQ(r.status, 0) << command;
     EXPECT_EQ(r.out.rfind(std::string("Usage: warpsim ") + command, 0), 0u) << r.out;

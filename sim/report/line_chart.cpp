@@ -1,0 +1,127 @@
+#include "sim/report/line_chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "isa/input_error.hpp"
+#include "sim/report/number_format.hpp"
+#include "sim/report/svg_text.hpp"
+
+namespace warpsim::sim::report {
+namespace {
+
+// Tick labels without exponents for whole numbers ("100000", not "1e+05").
+std::string tick_label(double v) {
+  if (std::abs(v) < 1e15 && std::nearbyint(v) == v) return std::to_string(static_cast<long long>(v));
+  return shortest(v);
+}
+
+constexpr double kLeft = 80, kTop = 40, kPlotWidth = 640, kPlotHeight = 400, kLegendWidth = 240;
+const char* const kPalette[] = {"#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2",
+                                "#b279a2", "#eeca3b", "#9d755d", "#ff9da6", "#bab0ac"};
+
+struct Axis {
+  double low, high;
+  bool log;
+  double map(double v, double length) const {
+    const double a = log ? std::log10(low) : low, b = log ? std::log10(high) : high;
+    const double t = log ? std::log10(v) : v;
+    return b == a ? length / 2 : (t - a) / (b - a) * length;
+  }
+  // Decades on a log axis (with 2 and 5 when it spans less than two); 1-2-5 steps on a linear one.
+  std::vector<double> ticks() const {
+    std::vector<double> out;
+    if (log) {
+      const bool fine = std::log10(high / low) < 2;
+      for (double decade = std::pow(10.0, std::floor(std::log10(low))); decade <= high * 1.0001; decade *= 10) {
+        for (const double m : {1.0, 2.0, 5.0}) {
+          const double v = decade * m;
+          if ((m == 1.0 || fine) && v >= low * 0.9999 && v <= high * 1.0001) out.push_back(v);
+        }
+      }
+      return out;
+    }
+    const double raw = (high - low) / 6;
+    const double power = std::pow(10.0, std::floor(std::log10(raw > 0 ? raw : 1)));
+    double step = 10 * power;
+    for (const double m : {1.0, 2.0, 5.0}) {
+      if (raw <= m * power) {
+        step = m * power;
+        break;
+      }
+    }
+    for (double v = std::ceil(low / step) * step; v <= high + step * 1e-9; v += step) out.push_back(v);
+    return out;
+  }
+};
+
+Axis make_axis(const std::vector<Series>& series, bool is_x, bool log, const std::string& name) {
+  double low = INFINITY, high = -INFINITY;
+  for (const auto& s : series) {
+    for (const auto& [x, y] : s.points) {
+      const double v = is_x ? x : y;
+      if (log && !(v > 0)) throw InputError("cannot put " + shortest(v) + " on the logarithmic " + name + " axis (use --linear-" + (is_x ? "x" : "y") + ")");
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+  }
+  if (!log && low > 0 && !is_x) low = 0;  // linear y axes start at zero
+  if (log) {  // a little room so that no point sits on the frame
+    const double pad = std::pow(high / low, 0.03);
+    low /= pad;
+    high *= pad;
+  } else if (high > low) {
+    high += (high - low) * 0.03;
+  }
+  return {low, high, log};
+}
+
+}  // namespace
+
+std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& spec) {
+  std::erase_if(series, [](const Series& s) { return s.points.empty(); });
+  if (series.empty()) throw InputError("nothing to plot: no rows matched");
+  for (auto& s : series) std::sort(s.points.begin(), s.points.end());
+  const Axis x = make_axis(series, true, spec.log_x, "x"), y = make_axis(series, false, spec.log_y, "y");
+  const double width = kLeft + kPlotWidth + 30 + kLegendWidth, height = kTop + kPlotHeight + 60;
+  const auto px = [&](double v) { return kLeft + x.map(v, kPlotWidth); };
+  const auto py = [&](double v) { return kTop + kPlotHeight - y.map(v, kPlotHeight); };
+
+  std::string svg = svg_header(width, height);
+  svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"22\" font-size=\"14\" font-weight=\"bold\">" + escape_xml(spec.title) + "</text>\n";
+  for (const double t : x.ticks()) {
+    svg += "<line x1=\"" + fixed(px(t), 2) + "\" y1=\"" + fixed(kTop, 2) + "\" x2=\"" + fixed(px(t), 2) + "\" y2=\"" +
+           fixed(kTop + kPlotHeight, 2) + "\" stroke=\"#e3e3e3\"/>\n<text x=\"" + fixed(px(t), 2) + "\" y=\"" +
+           fixed(kTop + kPlotHeight + 16, 2) + "\" text-anchor=\"middle\">" + tick_label(t) + "</text>\n";
+  }
+  for (const double t : y.ticks()) {
+    svg += "<line x1=\"" + fixed(kLeft, 2) + "\" y1=\"" + fixed(py(t), 2) + "\" x2=\"" + fixed(kLeft + kPlotWidth, 2) +
+           "\" y2=\"" + fixed(py(t), 2) + "\" stroke=\"#e3e3e3\"/>\n<text x=\"" + fixed(kLeft - 6, 2) + "\" y=\"" +
+           fixed(py(t) + 4, 2) + "\" text-anchor=\"end\">" + tick_label(t) + "</text>\n";
+  }
+  svg += "<rect x=\"" + fixed(kLeft, 2) + "\" y=\"" + fixed(kTop, 2) + "\" width=\"" + fixed(kPlotWidth, 2) +
+         "\" height=\"" + fixed(kPlotHeight, 2) + "\" fill=\"none\" stroke=\"#333\"/>\n";
+  svg += "<text x=\"" + fixed(kLeft + kPlotWidth / 2, 2) + "\" y=\"" + fixed(kTop + kPlotHeight + 38, 2) +
+         "\" text-anchor=\"middle\">" + escape_xml(spec.x_label) + (spec.log_x ? " (log)" : "") + "</text>\n";
+  svg += "<text transform=\"translate(18," + fixed(kTop + kPlotHeight / 2, 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
+         escape_xml(spec.y_label) + (spec.log_y ? " (log)" : "") + "</text>\n";
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const char* colour = kPalette[i % std::size(kPalette)];
+    std::string path;
+    for (const auto& [vx, vy] : series[i].points) path += (path.empty() ? "" : " ") + fixed(px(vx), 2) + "," + fixed(py(vy), 2);
+    svg += "<polyline fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"1.8\" points=\"" + path + "\"/>\n";
+    for (const auto& [vx, vy] : series[i].points) {
+      svg += "<circle cx=\"" + fixed(px(vx), 2) + "\" cy=\"" + fixed(py(vy), 2) + "\" r=\"2.6\" fill=\"" + colour +
+             "\"><title>" + escape_xml(series[i].label) + ": " + shortest(vx) + ", " + shortest(vy) + "</title></circle>\n";
+    }
+    const double ly = kTop + 8 + 18 * static_cast<double>(i);
+    svg += "<line x1=\"" + fixed(kLeft + kPlotWidth + 30, 2) + "\" y1=\"" + fixed(ly, 2) + "\" x2=\"" +
+           fixed(kLeft + kPlotWidth + 52, 2) + "\" y2=\"" + fixed(ly, 2) + "\" stroke=\"" + colour +
+           "\" stroke-width=\"3\"/>\n<text x=\"" + fixed(kLeft + kPlotWidth + 58, 2) + "\" y=\"" + fixed(ly + 4, 2) + "\">" +
+           escape_xml(series[i].label) + "</text>\n";
+  }
+  return svg + "</svg>\n";
+}
+
+}  // namespace warpsim::sim::report

@@ -1,0 +1,26 @@
+// Line charts as SVG (log or linear axes), for sweep results: `warpsim plot`.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace warpsim::sim::report {
+
+struct Series {
+  std::string label;
+  std::vector<std::pair<double, double>> points;  // (x, y), drawn in x order
+};
+
+struct ChartSpec {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  bool log_x = true;
+  bool log_y = true;
+};
+
+// Throws InputError when a log axis gets a value <= 0 or there is nothing to draw.
+std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& spec);
+
+}  // namespace warpsim::sim::report
