@@ -106,6 +106,13 @@ isa::Program load_bound_program(const po::variables_map& values) {
   return isa::load_kp_file(path).bind(parse_parameters(entries));
 }
 
+gpus::CalibrationChoice calibration_choice(const po::variables_map& values) {
+  gpus::CalibrationChoice given;
+  if (values.count("tp")) given.tp_us = parse_microseconds_flag(values["tp"].as<std::string>(), "--tp");
+  if (values.count("tm")) given.tm = parse_cycles_flag(values["tm"].as<std::string>(), "--tm");
+  return given;
+}
+
 sim::core::CoreOptions core_options(const po::variables_map& values) {
   sim::core::CoreOptions options;
   if (values.count("max-instructions")) {

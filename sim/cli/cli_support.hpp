@@ -47,6 +47,9 @@ std::int64_t parse_count_flag(const std::string& text, const std::string& flag);
 void add_program_options(po::options_description& options);
 // The program named by those options, its parameters bound. PTX is reported as not yet supported.
 isa::Program load_bound_program(const po::variables_map& values);
+// --tp US and --tm CYCLES, when given.
+gpus::CalibrationChoice calibration_choice(const po::variables_map& values);
+
 // Engine options from those options (the instruction limit).
 sim::core::CoreOptions core_options(const po::variables_map& values);
 

@@ -38,9 +38,7 @@ int run_predict(const Args& args) {
   values.erase("K");
   values.erase("N");
   if (!values.empty()) throw InputError("unknown parameter '" + values.begin()->first + "' (the DWT workloads take K and N)");
-  gpus::CalibrationChoice given;
-  if (v.count("tp")) given.tp_us = parse_microseconds_flag(v["tp"].as<std::string>(), "--tp");
-  if (v.count("tm")) given.tm = parse_cycles_flag(v["tm"].as<std::string>(), "--tm");
+  const gpus::CalibrationChoice given = calibration_choice(v);
   row.prediction = sim::workload::predict(*row.workload, gpu, row.point, given);
   write_output(format == Format::json ? sim::report::sweep_row_json(row).dump(2) + '\n'
                                       : sim::report::render_sweep({row}, sim::report::SweepFormat::text));

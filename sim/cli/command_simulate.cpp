@@ -74,9 +74,7 @@ int run_simulate(const Args& args) {
   const sim::grid::Launch launch{sim::grid::parse_dimensions(v["grid"].as<std::string>(), "--grid"),
                                  sim::grid::parse_dimensions(v["block"].as<std::string>(), "--block")};
   const isa::Program program = load_bound_program(v);
-  gpus::CalibrationChoice given;
-  if (v.count("tp")) given.tp_us = parse_microseconds_flag(v["tp"].as<std::string>(), "--tp");
-  if (v.count("tm")) given.tm = parse_cycles_flag(v["tm"].as<std::string>(), "--tm");
+  const gpus::CalibrationChoice given = calibration_choice(v);
   const gpus::Calibration calibration = gpus::resolve_calibration(gpu, program.name(), given, program.default_tm());
   const sim::core::CoreOptions engine_options = core_options(v);
   const auto timing = sim::grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
