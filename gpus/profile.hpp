@@ -56,6 +56,9 @@ const std::vector<FigureKey>& optional_figure_keys();
 // missing required keys and out-of-range values are InputErrors with the line.
 Profile parse_profile(std::string_view toml_text, const std::string& source, const std::string& id);
 
+// Whether a --gpu argument names a file (it contains '/' or ends in .toml) rather than an id.
+bool is_profile_path(const std::string& id_or_path);
+
 // `--gpu` argument: a built-in id (gpus/<id>.toml, embedded at build time) or a path to a .toml.
 Profile load_profile(const std::string& id_or_path);
 

@@ -15,11 +15,11 @@ std::span<const std::pair<std::string_view, std::string_view>> embedded_files();
 
 namespace {
 std::string id_of(std::string_view path) { return std::filesystem::path(path).stem().string(); }
-
-bool looks_like_path(const std::string& text) {
-  return text.find('/') != std::string::npos || text.ends_with(".toml");
-}
 }  // namespace
+
+bool is_profile_path(const std::string& id_or_path) {
+  return id_or_path.find('/') != std::string::npos || id_or_path.ends_with(".toml");
+}
 
 std::vector<std::string> builtin_profile_ids() {
   std::vector<std::string> ids;
@@ -29,7 +29,7 @@ std::vector<std::string> builtin_profile_ids() {
 }
 
 Profile load_profile(const std::string& id_or_path) {
-  if (looks_like_path(id_or_path)) {
+  if (is_profile_path(id_or_path)) {
     return parse_profile(read_text_file(id_or_path), id_or_path, id_of(id_or_path));
   }
   std::string id = id_or_path;  // ids are lower case; RTX2080 means rtx2080

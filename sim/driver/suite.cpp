@@ -38,7 +38,7 @@ class SuiteParser {
   void parse_gpus(const toml::node& node) {
     for (const toml::node& entry : toml_.non_empty_list(node, "gpus")) {
       std::string id = toml_.text(entry, "gpus entries");
-      if (id.find('/') != std::string::npos || id.ends_with(".toml")) {
+      if (gpus::is_profile_path(id)) {
         const std::filesystem::path path(id);
         if (path.is_relative()) id = (std::filesystem::path(toml_.source()).parent_path() / path).string();
       }

@@ -34,11 +34,10 @@ std::string rect(double x, double y, double w, double h, const std::string& css_
 }  // namespace
 
 std::vector<std::pair<Millicycles, Millicycles>> idle_periods(const TimelineRun& run) {
-  // Calc periods and front ends never overlap, so they are sorted by start already; the gaps
-  // between them, up to T_c, are the idle periods.
+  // Calc periods and front ends never overlap and the engine records them in issue order, which
+  // is time order; the gaps between them, up to T_c, are the idle periods.
   std::vector<std::pair<Millicycles, Millicycles>> busy, idle;
   for (const auto& e : run.events) busy.emplace_back(e.start, e.issue_end);
-  std::sort(busy.begin(), busy.end());
   Millicycles cursor = 0;
   for (const auto& [start, end] : busy) {
     if (start > cursor) idle.emplace_back(cursor, start);
