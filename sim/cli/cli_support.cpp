@@ -44,15 +44,22 @@ Format parse_format(const std::string& text, const std::vector<std::string>& all
   return text == "json" ? Format::json : text == "csv" ? Format::csv : Format::text;
 }
 
-isa::ParameterValues parse_parameters(const std::vector<std::string>& entries) {
-  isa::ParameterValues values;
+std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries) {
+  std::vector<std::pair<std::string, std::string>> pairs;
   for (const std::string& entry : entries) {
     const std::size_t equals = entry.find('=');
     if (equals == std::string::npos || equals == 0) {
       throw InputError("--param " + quote_for_message(entry) + ": expected NAME=VALUE");
     }
-    const std::string name = entry.substr(0, equals);
-    const std::int64_t value = parse_count_flag(entry.substr(equals + 1), "--param " + name);
+    pairs.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
+  }
+  return pairs;
+}
+
+isa::ParameterValues parse_parameters(const std::vector<std::string>& entries) {
+  isa::ParameterValues values;
+  for (const auto& [name, text] : split_parameters(entries)) {
+    const std::int64_t value = parse_count_flag(text, "--param " + name);
     if (!values.emplace(name, value).second) throw InputError("--param " + name + " given twice");
   }
   return values;
@@ -88,22 +95,22 @@ std::int64_t parse_count_flag(const std::string& text, const std::string& flag) 
 void add_program_options(po::options_description& options) {
   options.add_options()
       ("program", po::value<std::string>()->required(), "kernel program (.kp)")
-      ("param", po::value<std::vector<std::string>>()->composing(), "NAME=VALUE for `repeat NAME` (repeatable)")
+      ("param", po::value<std::vector<std::string>>()->composing(),
+       "NAME=VALUE (repeatable): a .kp `repeat NAME` count, or a PTX kernel parameter by PTX name, position (0=...) or, "
+       "for any other name, the next scalar parameter in order")
       ("max-instructions", po::value<std::string>(),
        "limit on simulated warp-instructions per core package (default 2^32)")
       ("timeline", po::value<std::string>(), "write the core package's per-warp timeline as SVG to FILE")
       ("trace", po::value<std::string>(), "write its events as a Chrome trace (Perfetto) JSON to FILE");
 }
 
+std::vector<std::string> parameter_entries(const po::variables_map& values) {
+  return values.count("param") ? values["param"].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
 isa::Program load_bound_program(const po::variables_map& values) {
   const std::string path = values["program"].as<std::string>();
-  if (path.ends_with(".ptx")) {
-    throw InputError(SourceLocation{path},
-                     "PTX input is not supported yet (the PTX frontend is a later issue); give a .kp program");
-  }
-  const std::vector<std::string> entries =
-      values.count("param") ? values["param"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  return isa::load_kp_file(path).bind(parse_parameters(entries));
+  return isa::load_kp_file(path).bind(parse_parameters(parameter_entries(values)));
 }
 
 gpus::CalibrationChoice calibration_choice(const po::variables_map& values) {

@@ -32,8 +32,12 @@ int print_help(const std::string& usage, const std::string& summary, const po::o
 // --format value; `allowed` lists the accepted names.
 Format parse_format(const std::string& text, const std::vector<std::string>& allowed);
 
-// --param NAME=VALUE entries.
+// --param NAME=VALUE entries split at the first '=', in command-line order.
+std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries);
+// --param NAME=VALUE entries with whole non-negative values (.kp loop counts).
 isa::ParameterValues parse_parameters(const std::vector<std::string>& entries);
+// The raw --param entries.
+std::vector<std::string> parameter_entries(const po::variables_map& values);
 
 // A non-negative decimal number of cycles from flag `flag` (exact, at most three decimals).
 isa::Millicycles parse_cycles_flag(const std::string& text, const std::string& flag);
@@ -45,7 +49,7 @@ std::int64_t parse_count_flag(const std::string& text, const std::string& flag);
 // Adds the options every program-running command takes: the positional PROGRAM, --param and
 // --max-instructions.
 void add_program_options(po::options_description& options);
-// The program named by those options, its parameters bound. PTX is reported as not yet supported.
+// The .kp program named by those options, its parameters bound.
 isa::Program load_bound_program(const po::variables_map& values);
 // --tp US and --tm CYCLES, when given.
 gpus::CalibrationChoice calibration_choice(const po::variables_map& values);

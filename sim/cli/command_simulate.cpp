@@ -2,6 +2,7 @@
 
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/ptx_support.hpp"
 #include "sim/core/simulate_core.hpp"
 #include "sim/grid/grid.hpp"
 #include "sim/report/number_format.hpp"
@@ -60,12 +61,13 @@ int run_simulate(const Args& args) {
       ("tm", po::value<std::string>(), "t_m in cycles (default: the profile's calibration, then the program's `tm`)")
       ("format", po::value<std::string>()->default_value("json"), "json|text");
   add_program_options(options);
+  add_ptx_options(options);
   po::positional_options_description positional;
   positional.add("program", 1);
   const CommandLine line = parse_command_line(args, options, positional);
   if (line.help) {
     return print_help(
-        "warpsim simulate PROGRAM.kp --gpu ID --grid B --block T [--tp US] [--tm C] [--param K=V]...",
+        "warpsim simulate PROGRAM.kp|KERNEL.ptx --gpu ID --grid B --block T [--tp US] [--tm C] [--param K=V]...",
         "T_k: predicts the kernel's time on the GPU for the launch (Algorithm 1 over Algorithm 2).", options);
   }
   const auto& v = line.values;
@@ -73,10 +75,30 @@ int run_simulate(const Args& args) {
   const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
   const sim::grid::Launch launch{sim::grid::parse_dimensions(v["grid"].as<std::string>(), "--grid"),
                                  sim::grid::parse_dimensions(v["block"].as<std::string>(), "--block")};
-  const isa::Program program = load_bound_program(v);
   const gpus::CalibrationChoice given = calibration_choice(v);
-  const gpus::Calibration calibration = gpus::resolve_calibration(gpu, program.name(), given, program.default_tm());
   const sim::core::CoreOptions engine_options = core_options(v);
+  if (is_ptx_path(v["program"].as<std::string>())) {
+    const ptx::LoweredKernel kernel = lower_ptx_program(v);
+    const gpus::Calibration calibration = gpus::resolve_calibration(gpu, kernel.name, given, std::nullopt);
+    const auto timing = sim::grid::time_grid_mixed(
+        gpu, launch, calibration.tp_us, kernel.warp_programs, [&](std::span<const std::uint32_t> ids) {
+          std::vector<const isa::Program*> programs;
+          programs.reserve(ids.size());
+          for (const std::uint32_t id : ids) programs.push_back(&kernel.programs[id].program);
+          return sim::core::simulate_core(programs, calibration.tm, engine_options);
+        });
+    const isa::Program& first = kernel.programs[kernel.warp_programs.front()].program;
+    write_requested_views(v, first, timing.plan.warps_per_core_package, calibration.tm,
+                          kernel.name + " on " + gpu.id + ": " + std::to_string(timing.plan.warps_per_core_package) +
+                              " warps running warp 0's program, t_m = " + isa::format_cycles(calibration.tm));
+    nlohmann::ordered_json fields = timing_json(gpu, kernel.name, launch, timing, calibration.tm);
+    fields["warp_programs"] = kernel.programs.size();
+    fields["unknown_branches"] = kernel.unknown_branches.count;
+    write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
+    return 0;
+  }
+  const isa::Program program = load_bound_program(v);
+  const gpus::Calibration calibration = gpus::resolve_calibration(gpu, program.name(), given, program.default_tm());
   const auto timing = sim::grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
     return sim::core::simulate_core(program, warps, calibration.tm, engine_options);
   });

@@ -21,6 +21,7 @@ const std::map<std::string, Subcommand>& subcommands() {
   static const std::map<std::string, Subcommand> list = {
       {"core", {warpsim::cli::run_core, "T_c of one core package (Algorithm 2)"}},
       {"simulate", {warpsim::cli::run_simulate, "predict a kernel's time on a GPU for a launch (Algorithm 1)"}},
+      {"lower", {warpsim::cli::run_lower, "lower PTX to per-warp kernel programs (.kp or JSON)"}},
       {"launch", {warpsim::cli::run_launch, "the paper's launch heuristic for N threads (Algorithm 3)"}},
       {"plot", {warpsim::cli::run_plot, "draw sweep results as an SVG line chart (log axes)"}},
       {"predict", {warpsim::cli::run_predict, "predict one point of a named DWT workload (eq. 17, 18, 2D)"}},
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
     const auto command = subcommands().find(args[0]);
     if (command == subcommands().end()) {
       throw warpsim::InputError("unknown command " + warpsim::quote_for_message(args[0]) +
-                                " (commands: core, simulate, launch, predict, sweep, plot, gpus; see warpsim --help)");
+                                " (commands: core, simulate, lower, launch, predict, sweep, plot, gpus; see warpsim --help)");
     }
     return command->second.run(warpsim::cli::Args(args.begin() + 1, args.end()));
   } catch (const warpsim::InputError& e) {

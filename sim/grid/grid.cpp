@@ -1,6 +1,7 @@
 #include "sim/grid/grid.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "isa/input_error.hpp"
 
@@ -41,6 +42,63 @@ GridTiming time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_u
   const Wide total = static_cast<Wide>(timing.plan.full_runs) * timing.full_run_cycles +
                          static_cast<Wide>(timing.plan.remaining_runs) * timing.remaining_run_cycles;
   timing.cycles = static_cast<double>(total) / static_cast<double>(isa::kMillicyclesPerCycle);
+  timing.tp_us = tp_us;
+  timing.time_us = tp_us + timing.cycles / gpu.clock_mhz;
+  return timing;
+}
+
+GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, double tp_us,
+                           std::span<const std::uint32_t> warp_programs, const MixedCoreTime& core_time) {
+  const GridPlan plan = plan_grid(gpu, launch);
+  const auto warps = static_cast<std::size_t>(launch.blocks * plan.warps_per_block);
+  if (warp_programs.size() != warps) {
+    throw InputError("internal: " + std::to_string(warp_programs.size()) + " warp programs for " + std::to_string(warps) + " warps");
+  }
+  const bool uniform = std::all_of(warp_programs.begin(), warp_programs.end(),
+                                   [&](std::uint32_t id) { return id == warp_programs.front(); });
+  if (uniform) {
+    return time_grid(gpu, launch, tp_us, [&](std::int64_t count) {
+      const std::vector<std::uint32_t> same(static_cast<std::size_t>(count), warp_programs.front());
+      return core_time(same);
+    });
+  }
+  std::map<std::vector<std::uint32_t>, isa::Millicycles> memo;
+  const auto core_package_time = [&](const std::vector<std::uint32_t>& ids) {
+    const auto it = memo.find(ids);
+    if (it != memo.end()) return it->second;
+    const isa::Millicycles t = core_time(ids);
+    memo.emplace(ids, t);
+    return t;
+  };
+  GridTiming timing;
+  timing.plan = plan;
+  Wide slowest_sm = 0;
+  const std::int64_t sms = std::min(gpu.sm_count, launch.blocks);
+  std::vector<std::vector<std::uint32_t>> packages(static_cast<std::size_t>(plan.core_packages_per_sm));
+  for (std::int64_t sm = 0; sm < sms; ++sm) {
+    const std::int64_t blocks_here = (launch.blocks - sm + gpu.sm_count - 1) / gpu.sm_count;
+    Wide total = 0;
+    for (std::int64_t first = 0; first < blocks_here; first += plan.active_blocks_per_sm) {
+      for (auto& p : packages) p.clear();
+      const std::int64_t last = std::min(blocks_here, first + plan.active_blocks_per_sm);
+      std::size_t dealt = 0;
+      for (std::int64_t j = first; j < last; ++j) {
+        const std::int64_t block = j * gpu.sm_count + sm;
+        for (std::int64_t w = 0; w < plan.warps_per_block; ++w) {
+          packages[dealt++ % packages.size()].push_back(warp_programs[static_cast<std::size_t>(block * plan.warps_per_block + w)]);
+        }
+      }
+      isa::Millicycles run = 0;
+      for (const auto& p : packages) {
+        if (!p.empty()) run = std::max(run, core_package_time(p));
+      }
+      isa::Millicycles& longest = last - first == plan.active_blocks_per_sm ? timing.full_run_cycles : timing.remaining_run_cycles;
+      longest = std::max(longest, run);
+      total += run;
+    }
+    slowest_sm = std::max(slowest_sm, total);
+  }
+  timing.cycles = static_cast<double>(slowest_sm) / static_cast<double>(isa::kMillicyclesPerCycle);
   timing.tp_us = tp_us;
   timing.time_us = tp_us + timing.cycles / gpu.clock_mhz;
   return timing;

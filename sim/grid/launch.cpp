@@ -55,9 +55,10 @@ Launch suggest_launch(const gpus::Profile& gpu, std::int64_t total_threads) {
   return launch;
 }
 
-std::int64_t parse_dimensions(const std::string& text, const std::string& what) {
+Dimensions parse_dimension_list(const std::string& text, const std::string& what) {
+  std::int64_t factors[3] = {1, 1, 1};
+  int count = 0;
   std::int64_t product = 1;
-  int factors = 0;
   std::size_t pos = 0;
   while (true) {
     const std::size_t comma = text.find(',', pos);
@@ -70,13 +71,18 @@ std::int64_t parse_dimensions(const std::string& text, const std::string& what) 
       throw InputError(what + " " + quote_for_message(text) +
                        ": expected a positive whole number or X,Y,Z");
     }
-    if (++factors > 3) throw InputError(what + " " + quote_for_message(text) + ": at most three dimensions");
+    if (count == 3) throw InputError(what + " " + quote_for_message(text) + ": at most three dimensions");
+    factors[count++] = value;
     if (__builtin_mul_overflow(product, value, &product)) {
       throw InputError(what + " " + quote_for_message(text) + " is too large");
     }
-    if (comma == std::string::npos) return product;
+    if (comma == std::string::npos) return Dimensions{factors[0], factors[1], factors[2]};
     pos = comma + 1;
   }
+}
+
+std::int64_t parse_dimensions(const std::string& text, const std::string& what) {
+  return parse_dimension_list(text, what).count();
 }
 
 }  // namespace warpsim::sim::grid

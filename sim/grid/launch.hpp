@@ -29,7 +29,17 @@ int heuristic_rule(const gpus::Profile& gpu, std::int64_t total_threads);
 // result above 2^31-1 blocks.
 Launch suggest_launch(const gpus::Profile& gpu, std::int64_t total_threads);
 
-// "B" or "X,Y,Z" (up to three factors, multiplied). Throws InputError naming `what`.
+// A grid or block shape.
+struct Dimensions {
+  std::int64_t x = 1, y = 1, z = 1;
+  std::int64_t count() const { return x * y * z; }
+};
+
+// "B", "X,Y" or "X,Y,Z" (positive whole numbers). Throws InputError naming `what`, also when
+// the product overflows.
+Dimensions parse_dimension_list(const std::string& text, const std::string& what);
+
+// The product of parse_dimension_list's factors.
 std::int64_t parse_dimensions(const std::string& text, const std::string& what);
 
 }  // namespace warpsim::sim::grid

@@ -1,0 +1,582 @@
+#include "frontends/ptx/decode.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+#include "isa/input_error.hpp"
+
+namespace warpsim::ptx {
+namespace {
+
+struct OpcodeInfo {
+  Opcode opcode;
+  int operands;  // expected operand count; -1 when it varies
+};
+
+const std::unordered_map<std::string_view, OpcodeInfo>& opcode_table() {
+  static const std::unordered_map<std::string_view, OpcodeInfo> table = {
+      {"mov", {Opcode::mov, 2}},       {"add", {Opcode::add, 3}},         {"sub", {Opcode::sub, 3}},
+      {"mul", {Opcode::mul, 3}},       {"mad", {Opcode::mad, 4}},         {"mul24", {Opcode::mul24, 3}},
+      {"mad24", {Opcode::mad24, 4}},   {"div", {Opcode::div, 3}},         {"rem", {Opcode::rem, 3}},
+      {"abs", {Opcode::abs, 2}},       {"neg", {Opcode::neg, 2}},         {"min", {Opcode::min, 3}},
+      {"max", {Opcode::max, 3}},       {"and", {Opcode::and_, 3}},        {"or", {Opcode::or_, 3}},
+      {"xor", {Opcode::xor_, 3}},      {"not", {Opcode::not_, 2}},        {"cnot", {Opcode::cnot, 2}},
+      {"shl", {Opcode::shl, 3}},       {"shr", {Opcode::shr, 3}},         {"popc", {Opcode::popc, 2}},
+      {"clz", {Opcode::clz, 2}},       {"brev", {Opcode::brev, 2}},       {"bfe", {Opcode::bfe, 4}},
+      {"bfi", {Opcode::bfi, 5}},       {"prmt", {Opcode::prmt, 4}},       {"sad", {Opcode::sad, 4}},
+      {"fma", {Opcode::fma, 4}},       {"sqrt", {Opcode::sqrt, 2}},       {"rcp", {Opcode::rcp, 2}},
+      {"rsqrt", {Opcode::rsqrt, 2}},   {"sin", {Opcode::sin, 2}},         {"cos", {Opcode::cos, 2}},
+      {"lg2", {Opcode::lg2, 2}},       {"ex2", {Opcode::ex2, 2}},         {"tanh", {Opcode::tanh, 2}},
+      {"copysign", {Opcode::copysign, 3}}, {"testp", {Opcode::testp, 2}}, {"setp", {Opcode::setp, -1}},
+      {"set", {Opcode::set, -1}},      {"selp", {Opcode::selp, 4}},       {"slct", {Opcode::slct, 4}},
+      {"cvt", {Opcode::cvt, 2}},       {"cvta", {Opcode::cvta, 2}},       {"ld", {Opcode::ld, 2}},
+      {"ldu", {Opcode::ldu, 2}},       {"st", {Opcode::st, 2}},           {"atom", {Opcode::atom, -1}},
+      {"red", {Opcode::red, -1}},      {"cp", {Opcode::cp_async, -1}},    {"tex", {Opcode::tex, -1}},
+      {"tld4", {Opcode::tex, -1}},     {"suld", {Opcode::surface, -1}},   {"sust", {Opcode::surface, -1}},
+      {"sured", {Opcode::surface, -1}}, {"prefetch", {Opcode::prefetch, -1}}, {"prefetchu", {Opcode::prefetch, -1}},
+      {"bra", {Opcode::bra, 1}},       {"brx", {Opcode::brx, 2}},         {"call", {Opcode::call, -1}},
+      {"ret", {Opcode::ret, 0}},       {"exit", {Opcode::exit, 0}},       {"trap", {Opcode::trap, 0}},
+      {"shfl", {Opcode::shfl, -1}},    {"vote", {Opcode::vote, -1}},      {"activemask", {Opcode::activemask, 1}},
+      {"bar", {Opcode::bar, -1}},      {"barrier", {Opcode::bar, -1}},
+  };
+  return table;
+}
+
+// Known instructions that need no emulation: they cost a calc instruction and write nothing
+// the emulator tracks (or their first operand gets an unknown value).
+bool is_known_plain_calc(std::string_view opcode) {
+  static const std::string_view names[] = {
+      "membar", "fence", "nanosleep", "pmevent", "brkpt", "addc", "subc", "madc", "isspacep", "ldmatrix",
+      "stmatrix", "mma", "wmma", "wgmma", "movmatrix", "dp4a", "dp2a", "mapa", "getctarank", "elect", "match",
+      "redux", "griddepcontrol", "setmaxnreg", "mbarrier", "tensormap", "applypriority", "discard",
+      "createpolicy", "istypep", "alloca", "stackrestore", "stacksave", "lop3", "shf", "vabsdiff", "vadd",
+      "vsub", "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "bmsk", "szext", "fns", "bfind", "suq", "txq",
+      "multimem", "clusterlaunchcontrol", "cvt.pack"};
+  return std::find(std::begin(names), std::end(names), opcode) != std::end(names);
+}
+
+std::optional<ScalarType> parse_type(std::string_view text) {
+  if (text == "pred") return ScalarType{TypeKind::pred, 1};
+  if (text.size() < 2) return std::nullopt;
+  TypeKind kind;
+  switch (text[0]) {
+    case 'b': kind = TypeKind::b; break;
+    case 'u': kind = TypeKind::u; break;
+    case 's': kind = TypeKind::s; break;
+    case 'f': kind = TypeKind::f; break;
+    default: return std::nullopt;
+  }
+  const std::string_view digits = text.substr(1);
+  if (digits == "8") return ScalarType{kind, 8};
+  if (digits == "16" || digits == "16x2") return ScalarType{kind, static_cast<std::uint8_t>(digits == "16" ? 16 : 32)};
+  if (digits == "32") return ScalarType{kind, 32};
+  if (digits == "64") return ScalarType{kind, 64};
+  if (digits == "128") return ScalarType{TypeKind::b, 64};  // b128: wider than the emulator tracks
+  return std::nullopt;
+}
+
+std::optional<StateSpace> parse_space(std::string_view text) {
+  const std::string_view base = text.substr(0, text.find("::"));
+  if (base == "global") return StateSpace::global;
+  if (base == "shared") return StateSpace::shared;
+  if (base == "local") return StateSpace::local;
+  if (base == "const") return StateSpace::constant;
+  if (base == "param") return StateSpace::param;
+  return std::nullopt;
+}
+
+std::optional<Compare> parse_compare(std::string_view text) {
+  static const std::pair<std::string_view, Compare> names[] = {
+      {"eq", Compare::eq},   {"ne", Compare::ne},   {"lt", Compare::lt},   {"le", Compare::le},
+      {"gt", Compare::gt},   {"ge", Compare::ge},   {"lo", Compare::lo},   {"ls", Compare::ls},
+      {"hi", Compare::hi},   {"hs", Compare::hs},   {"equ", Compare::equ}, {"neu", Compare::neu},
+      {"ltu", Compare::ltu}, {"leu", Compare::leu}, {"gtu", Compare::gtu}, {"geu", Compare::geu},
+      {"num", Compare::num}, {"nan", Compare::nan}};
+  for (const auto& [name, compare] : names) {
+    if (name == text) return compare;
+  }
+  return std::nullopt;
+}
+
+struct SpecialName {
+  std::string_view name;
+  Special special;
+};
+
+std::optional<Special> parse_special(std::string_view name) {
+  static const SpecialName names[] = {
+      {"%tid.x", Special::tid_x},           {"%tid.y", Special::tid_y},         {"%tid.z", Special::tid_z},
+      {"%ntid.x", Special::ntid_x},         {"%ntid.y", Special::ntid_y},       {"%ntid.z", Special::ntid_z},
+      {"%ctaid.x", Special::ctaid_x},       {"%ctaid.y", Special::ctaid_y},     {"%ctaid.z", Special::ctaid_z},
+      {"%nctaid.x", Special::nctaid_x},     {"%nctaid.y", Special::nctaid_y},   {"%nctaid.z", Special::nctaid_z},
+      {"%laneid", Special::laneid},         {"%warpid", Special::warpid},       {"%nwarpid", Special::nwarpid},
+      {"%smid", Special::smid},             {"%nsmid", Special::nsmid},         {"%gridid", Special::gridid},
+      {"%lanemask_eq", Special::lanemask_eq}, {"%lanemask_lt", Special::lanemask_lt},
+      {"%lanemask_le", Special::lanemask_le}, {"%lanemask_gt", Special::lanemask_gt},
+      {"%lanemask_ge", Special::lanemask_ge}, {"WARP_SZ", Special::warpsize}};
+  for (const auto& entry : names) {
+    if (entry.name == name) return entry.special;
+  }
+  static const std::string_view unknown_prefixes[] = {"%clock", "%globaltimer", "%envreg", "%pm", "%cluster",
+                                                      "%nclusterid", "%is_explicit_cluster", "%total_smem_size",
+                                                      "%dynamic_smem_size", "%aggr_smem_size", "%reserved_smem",
+                                                      "%current_graph_exec", "%ctaid", "%tid", "%ntid", "%nctaid"};
+  for (const std::string_view prefix : unknown_prefixes) {
+    if (name.starts_with(prefix)) return Special::unknown;
+  }
+  return std::nullopt;
+}
+
+std::uint64_t float_bits(double value, ScalarType type) {
+  if (type.bits == 32) return std::bit_cast<std::uint32_t>(static_cast<float>(value));
+  return std::bit_cast<std::uint64_t>(value);
+}
+
+struct Symbol {
+  StateSpace space;
+  std::uint64_t address;  // in its state space
+};
+
+std::int64_t declaration_bytes(const Declaration& d) {
+  const std::optional<ScalarType> type = parse_type(d.type);
+  std::int64_t bytes = (type ? type->bytes() : 4) * d.vector_width;
+  for (const std::int64_t dim : d.array_dims) bytes *= std::max<std::int64_t>(dim, 1);
+  return bytes;
+}
+
+class ModuleDecoder {
+ public:
+  explicit ModuleDecoder(const Module& module) : module_(module) { result_.file = module.file; }
+
+  DecodedModule run() {
+    for (std::size_t i = 0; i < module_.functions.size(); ++i) {
+      function_index_.emplace(module_.functions[i].name, static_cast<std::uint32_t>(i));
+    }
+    for (const Declaration& d : module_.globals) add_symbol(d, module_symbols_);
+    // Parameter slots of every function first, so calls can name the callee's slots.
+    for (const Function& f : module_.functions) {
+      DecodedFunction decoded;
+      decoded.name = f.name;
+      decoded.is_entry = f.is_entry;
+      for (const Declaration& p : f.params) decoded.param_slots.push_back(add_param_slot(p));
+      for (const Declaration& r : f.returns) decoded.return_slots.push_back(add_param_slot(r));
+      result_.functions.push_back(std::move(decoded));
+    }
+    for (std::size_t i = 0; i < module_.functions.size(); ++i) decode_function(module_.functions[i], result_.functions[i]);
+    return std::move(result_);
+  }
+
+ private:
+  [[noreturn]] void fail(Position pos, const std::string& what) const {
+    throw InputError(SourceLocation{module_.file, pos.line, pos.column}, what);
+  }
+
+  void warn(Position pos, std::string message) { result_.warnings.push_back(Warning{pos, std::move(message)}); }
+
+  std::int32_t add_param_slot(const Declaration& d) {
+    ParamSlot slot;
+    slot.name = d.name;
+    slot.type = parse_type(d.type).value_or(ScalarType{TypeKind::b, 64});
+    slot.is_array = !d.array_dims.empty();
+    slot.is_pointer = d.is_pointer;
+    result_.param_slots.push_back(std::move(slot));
+    return static_cast<std::int32_t>(result_.param_slots.size() - 1);
+  }
+
+  void add_symbol(const Declaration& d, std::unordered_map<std::string, Symbol>& into) {
+    if (d.space == StateSpace::reg || d.space == StateSpace::param) return;
+    std::uint64_t& next = next_address_[static_cast<std::size_t>(d.space)];
+    const std::uint64_t align = static_cast<std::uint64_t>(std::max<std::int64_t>(d.alignment, 16));
+    next = (next + align - 1) / align * align;
+    std::uint64_t base = next;
+    if (d.space == StateSpace::global) base += kGlobalSymbolBase;
+    into[d.name] = Symbol{d.space, base};
+    next += static_cast<std::uint64_t>(std::max<std::int64_t>(declaration_bytes(d), 1));
+  }
+
+  void decode_function(const Function& f, DecodedFunction& out) {
+    registers_.clear();
+    local_symbols_.clear();
+    local_params_.clear();
+    labels_.clear();
+    out_ = &out;
+    for (std::size_t i = 0; i < f.params.size(); ++i) local_params_[f.params[i].name] = out.param_slots[i];
+    for (std::size_t i = 0; i < f.returns.size(); ++i) local_params_[f.returns[i].name] = out.return_slots[i];
+    for (const Declaration& d : f.locals) {
+      if (d.space == StateSpace::reg) {
+        const ScalarType type = parse_type(d.type).value_or(ScalarType{TypeKind::b, 64});
+        if (d.range_count >= 0) {
+          for (int i = 0; i < d.range_count; ++i) add_register(d.name + std::to_string(i), type);
+        } else {
+          add_register(d.name, type);
+        }
+      } else if (d.space == StateSpace::param) {
+        if (!local_params_.contains(d.name)) local_params_[d.name] = add_param_slot(d);
+      } else {
+        add_symbol(d, local_symbols_);
+      }
+    }
+    std::uint32_t index = 0;
+    for (const Statement& s : f.body) {
+      if (const auto* label = std::get_if<Label>(&s)) {
+        labels_[label->name] = index;
+      } else {
+        ++index;
+      }
+    }
+    for (const auto& [name, targets] : f.branch_targets) branch_tables_[name] = targets;
+    for (const Statement& s : f.body) {
+      if (const auto* instruction = std::get_if<Instruction>(&s)) out.code.push_back(decode(*instruction));
+    }
+    branch_tables_.clear();
+  }
+
+  std::uint32_t add_register(const std::string& name, ScalarType type) {
+    const auto [it, inserted] = registers_.emplace(name, out_->register_count);
+    if (inserted) {
+      out_->register_types.push_back(type);
+      ++out_->register_count;
+    }
+    return it->second;
+  }
+
+  const Symbol* find_symbol(const std::string& name) const {
+    if (const auto it = local_symbols_.find(name); it != local_symbols_.end()) return &it->second;
+    if (const auto it = module_symbols_.find(name); it != module_symbols_.end()) return &it->second;
+    return nullptr;
+  }
+
+  // A register, special register, immediate, symbol address or function, as a value.
+  Arg value(const Operand& o, ScalarType type) {
+    Arg arg;
+    switch (o.kind) {
+      case Operand::Kind::integer: arg.kind = Arg::Kind::imm; arg.imm = o.integer; return arg;
+      case Operand::Kind::floating: arg.kind = Arg::Kind::imm; arg.imm = float_bits(o.floating, type); return arg;
+      case Operand::Kind::sink: arg.kind = Arg::Kind::sink; return arg;
+      case Operand::Kind::name: break;
+      default: fail(o.pos, "expected a register or an immediate value");
+    }
+    arg.negated = o.negated;
+    if (const auto it = registers_.find(o.text); it != registers_.end()) {
+      arg.kind = Arg::Kind::reg;
+      arg.reg = it->second;
+      return arg;
+    }
+    if (const std::optional<Special> special = parse_special(o.text)) {
+      const bool known = registers_.contains(o.text);
+      arg.kind = Arg::Kind::reg;
+      arg.reg = add_register(o.text, ScalarType{TypeKind::u, 32});
+      if (!known) out_->special_registers.emplace_back(arg.reg, *special);
+      return arg;
+    }
+    if (const Symbol* symbol = find_symbol(o.text)) {
+      arg.kind = Arg::Kind::imm;
+      arg.imm = symbol->address + static_cast<std::uint64_t>(o.offset);
+      return arg;
+    }
+    if (const auto it = function_index_.find(o.text); it != function_index_.end()) {
+      arg.kind = Arg::Kind::imm;
+      arg.imm = it->second;
+      return arg;
+    }
+    if (o.text.starts_with('%')) fail(o.pos, "undeclared register " + quote_for_message(o.text));
+    if (local_params_.contains(o.text)) {  // the address of a parameter: not tracked
+      arg.kind = Arg::Kind::sink;
+      return arg;
+    }
+    fail(o.pos, "undefined name " + quote_for_message(o.text));
+  }
+
+  // Destinations: a register, a vector of registers, a pair, or the sink.
+  void destinations(const Operand& o, std::vector<Arg>& into) {
+    if (o.kind == Operand::Kind::vector || o.kind == Operand::Kind::pair) {
+      for (const Operand& e : o.elements) destinations(e, into);
+      return;
+    }
+    if (o.kind != Operand::Kind::name && o.kind != Operand::Kind::sink) fail(o.pos, "expected a destination register");
+    Arg arg = value(o, {});
+    if (arg.kind == Arg::Kind::imm) fail(o.pos, "expected a destination register, not " + quote_for_message(o.text));
+    into.push_back(arg);
+  }
+
+  Address address(const Operand& o) {
+    if (o.kind != Operand::Kind::address) fail(o.pos, "expected an address such as [%rd1+8]");
+    Address a;
+    a.offset = o.offset;
+    if (o.text.empty()) {
+      a.base.kind = Arg::Kind::imm;
+      return a;
+    }
+    if (const auto it = local_params_.find(o.text); it != local_params_.end()) {
+      a.param_slot = it->second;
+      a.base.kind = Arg::Kind::imm;
+      return a;
+    }
+    Operand base = o;
+    base.kind = Operand::Kind::name;
+    base.offset = 0;
+    a.base = value(base, {});
+    return a;
+  }
+
+  std::uint32_t label(const Operand& o) {
+    if (o.kind != Operand::Kind::name) fail(o.pos, "expected a label");
+    const auto it = labels_.find(o.text);
+    if (it == labels_.end()) fail(o.pos, "undefined label " + quote_for_message(o.text));
+    return it->second;
+  }
+
+  DecodedInstruction decode(const Instruction& in) {
+    DecodedInstruction d;
+    d.pos = in.pos;
+    d.text = in.opcode;
+    for (const std::string& m : in.modifiers) d.text += "." + m;
+    if (in.guard) {
+      Operand guard;
+      guard.pos = in.pos;
+      guard.text = in.guard->predicate;
+      const Arg g = value(guard, {});
+      if (g.kind != Arg::Kind::reg) fail(in.pos, "guard " + quote_for_message(in.guard->predicate) + " is not a predicate register");
+      d.has_guard = true;
+      d.guard_reg = g.reg;
+      d.guard_negated = in.guard->negated;
+    }
+    read_modifiers(in, d);
+    const auto it = opcode_table().find(in.opcode);
+    if (it == opcode_table().end() || d.opcode == Opcode::other_calc) {
+      if (it == opcode_table().end() && !is_known_plain_calc(in.opcode) && !is_known_plain_calc(d.text)) {
+        warn(in.pos, "unknown opcode " + quote_for_message(d.text) + " kept as a calc instruction");
+      }
+      d.opcode = Opcode::other_calc;
+      if (!in.operands.empty()) generic_destinations(in.operands.front(), d);
+      return d;
+    }
+    const OpcodeInfo info = it->second;
+    if (info.operands >= 0 && static_cast<int>(in.operands.size()) != info.operands) {
+      fail(in.pos, "'" + d.text + "' takes " + std::to_string(info.operands) + " operand" +
+                       (info.operands == 1 ? "" : "s") + ", not " + std::to_string(in.operands.size()));
+    }
+    decode_operands(in, d);
+    return d;
+  }
+
+  // For instructions the emulator does not model: whatever registers the first operand names
+  // get unknown values.
+  void generic_destinations(const Operand& o, DecodedInstruction& d) {
+    if (o.kind == Operand::Kind::vector || o.kind == Operand::Kind::pair) {
+      for (const Operand& e : o.elements) generic_destinations(e, d);
+    } else if (o.kind == Operand::Kind::name && registers_.contains(o.text)) {
+      d.dsts.push_back(Arg{Arg::Kind::reg, false, registers_.at(o.text), 0});
+    }
+  }
+
+  void read_modifiers(const Instruction& in, DecodedInstruction& d) {
+    const auto it = opcode_table().find(in.opcode);
+    d.opcode = it == opcode_table().end() ? Opcode::other_calc : it->second.opcode;
+    std::vector<ScalarType> types;
+    for (const std::string& m : in.modifiers) {
+      if (const auto type = parse_type(m)) {
+        types.push_back(*type);
+      } else if (const auto space = parse_space(m)) {
+        d.space = *space;
+      } else if (m == "v2" || m == "v4" || m == "v8") {
+        d.vector_width = static_cast<std::uint8_t>(m[1] - '0');
+      } else if (const auto compare = parse_compare(m); compare && (d.opcode == Opcode::setp || d.opcode == Opcode::set)) {
+        d.compare = *compare;
+      } else if (m == "and" || m == "or" || m == "xor") {
+        d.bool_op = m == "and" ? BoolOp::and_ : m == "or" ? BoolOp::or_ : BoolOp::xor_;
+      } else if (m == "hi") {
+        d.mul_mode = MulMode::hi;
+      } else if (m == "wide") {
+        d.mul_mode = MulMode::wide;
+      } else if (m == "to") {
+        d.to_space = true;
+      } else if (m == "up" || m == "down" || m == "bfly" || m == "idx") {
+        d.shfl_mode = m == "up" ? ShflMode::up : m == "down" ? ShflMode::down : m == "bfly" ? ShflMode::bfly : ShflMode::idx;
+      } else if (m == "all" || m == "any" || m == "uni" || m == "ballot") {
+        if (d.opcode == Opcode::vote) {
+          d.vote_mode = m == "all" ? VoteMode::all : m == "any" ? VoteMode::any : m == "uni" ? VoteMode::uni : VoteMode::ballot;
+        }
+      } else if (m == "cc" || (in.opcode == "mul" && m == "hi")) {
+        d.opcode = Opcode::other_calc;  // carry chains are not emulated
+      } else if (in.opcode == "cp" && m == "async") {
+        d.opcode = Opcode::cp_async;
+      }
+    }
+    if (in.opcode == "cp" && d.opcode != Opcode::cp_async) d.opcode = Opcode::other_calc;
+    if (in.opcode == "cp" && std::find(in.modifiers.begin(), in.modifiers.end(), "bulk") != in.modifiers.end()) {
+      d.opcode = Opcode::other_calc;  // bulk copies (TMA) are priced as calc for now
+    }
+    if (!types.empty()) d.type = types.front();
+    d.src_type = types.size() > 1 ? types[1] : d.type;
+    if (d.opcode == Opcode::setp || d.opcode == Opcode::set) d.src_type = types.empty() ? d.type : types.back();
+    if (d.opcode == Opcode::atom) d.atomic_returns = true;
+    if (d.opcode == Opcode::ld && d.space == StateSpace::generic && in.opcode == "ldu") d.space = StateSpace::global;
+  }
+
+  void decode_operands(const Instruction& in, DecodedInstruction& d) {
+    const std::vector<Operand>& ops = in.operands;
+    switch (d.opcode) {
+      case Opcode::ld:
+      case Opcode::ldu:
+        destinations(ops[0], d.dsts);
+        d.address = address(ops[1]);
+        if (d.address.param_slot >= 0) d.space = StateSpace::param;
+        return;
+      case Opcode::st:
+        d.address = address(ops[0]);
+        if (d.address.param_slot >= 0) d.space = StateSpace::param;
+        sources(ops[1], d);
+        return;
+      case Opcode::atom:
+        if (ops.size() < 3) fail(in.pos, "'" + d.text + "' takes a destination, an address and operands");
+        destinations(ops[0], d.dsts);
+        d.address = address(ops[1]);
+        return;
+      case Opcode::red:
+        if (ops.size() < 2) fail(in.pos, "'" + d.text + "' takes an address and an operand");
+        d.address = address(ops[0]);
+        return;
+      case Opcode::cp_async:
+        if (ops.size() < 3) fail(in.pos, "'" + d.text + "' takes two addresses and a size");
+        d.address = address(ops[1]);  // the global source
+        d.space = StateSpace::global;
+        return;
+      case Opcode::tex:
+      case Opcode::surface:
+      case Opcode::prefetch:
+        d.space = d.opcode == Opcode::prefetch ? d.space : StateSpace::texture;
+        if (!ops.empty() && d.opcode != Opcode::prefetch && ops[0].kind != Operand::Kind::address) {
+          generic_destinations(ops[0], d);
+        }
+        return;
+      case Opcode::bra: d.target = label(ops[0]); return;
+      case Opcode::brx:
+        d.srcs.push_back(value(ops[0], {TypeKind::u, 32}));
+        decode_branch_table(ops[1], d);
+        return;
+      case Opcode::call: decode_call(in, d); return;
+      case Opcode::ret:
+      case Opcode::exit:
+      case Opcode::trap:
+      case Opcode::bar: return;
+      case Opcode::activemask: destinations(ops[0], d.dsts); return;
+      case Opcode::setp:
+      case Opcode::set:
+        if (ops.size() != 3 && ops.size() != 4) fail(in.pos, "'" + d.text + "' takes 3 or 4 operands, not " + std::to_string(ops.size()));
+        destinations(ops[0], d.dsts);
+        for (std::size_t i = 1; i < ops.size(); ++i) {
+          d.srcs.push_back(value(ops[i], i == 3 ? ScalarType{TypeKind::pred, 1} : d.src_type));
+        }
+        return;
+      case Opcode::shfl:
+        if (ops.size() != 4 && ops.size() != 5) fail(in.pos, "'" + d.text + "' takes 4 or 5 operands, not " + std::to_string(ops.size()));
+        destinations(ops[0], d.dsts);
+        for (std::size_t i = 1; i < 4; ++i) d.srcs.push_back(value(ops[i], d.type));
+        return;
+      case Opcode::vote:
+        if (ops.size() != 2 && ops.size() != 3) fail(in.pos, "'" + d.text + "' takes 2 or 3 operands, not " + std::to_string(ops.size()));
+        destinations(ops[0], d.dsts);
+        d.srcs.push_back(value(ops[1], {TypeKind::pred, 1}));
+        return;
+      case Opcode::cvt:
+      case Opcode::cvta:
+        destinations(ops[0], d.dsts);
+        d.srcs.push_back(value(ops[1], d.src_type));
+        return;
+      default:
+        if (ops[0].kind == Operand::Kind::vector || (ops.size() > 1 && ops[1].kind == Operand::Kind::vector)) {
+          generic_destinations(ops[0], d);  // packing and unpacking moves: values not tracked
+          d.opcode = Opcode::other_calc;
+          return;
+        }
+        destinations(ops[0], d.dsts);
+        for (std::size_t i = 1; i < ops.size(); ++i) {
+          const bool predicate_operand = (d.opcode == Opcode::selp && i == 3);
+          d.srcs.push_back(value(ops[i], predicate_operand ? ScalarType{TypeKind::pred, 1} : d.type));
+        }
+        return;
+    }
+  }
+
+  void sources(const Operand& o, DecodedInstruction& d) {
+    if (o.kind == Operand::Kind::vector) {
+      for (const Operand& e : o.elements) d.srcs.push_back(value(e, d.type));
+    } else {
+      d.srcs.push_back(value(o, d.type));
+    }
+  }
+
+  void decode_branch_table(const Operand& o, DecodedInstruction& d) {
+    const auto it = branch_tables_.find(o.text);
+    if (it == branch_tables_.end()) fail(o.pos, "undefined branch table " + quote_for_message(o.text));
+    for (const std::string& name : it->second) {
+      Operand target;
+      target.pos = o.pos;
+      target.text = name;
+      d.branch_table.push_back(label(target));
+    }
+  }
+
+  std::int32_t param_slot(const Operand& o) {
+    const auto it = local_params_.find(o.text);
+    if (it == local_params_.end()) fail(o.pos, "undeclared parameter " + quote_for_message(o.text));
+    return it->second;
+  }
+
+  // call[.uni] [(ret...),] callee [, (arg...)] [, prototype];
+  void decode_call(const Instruction& in, DecodedInstruction& d) {
+    std::size_t i = 0;
+    const std::vector<Operand>& ops = in.operands;
+    if (i < ops.size() && ops[i].kind == Operand::Kind::list) {
+      for (const Operand& r : ops[i].elements) d.call_returns.push_back(param_slot(r));
+      ++i;
+    }
+    if (i >= ops.size() || ops[i].kind != Operand::Kind::name) fail(in.pos, "call needs a function to call");
+    const Operand& callee = ops[i++];
+    if (const auto it = function_index_.find(callee.text); it != function_index_.end()) {
+      d.target = it->second;
+    } else if (registers_.contains(callee.text)) {
+      d.opcode = Opcode::other_calc;  // an indirect call: the callee is unknown
+      warn(in.pos, "indirect call through " + callee.text + " is counted as one calc instruction");
+    } else {
+      fail(callee.pos, "undefined function " + quote_for_message(callee.text));
+    }
+    if (i < ops.size() && ops[i].kind == Operand::Kind::list) {
+      for (const Operand& a : ops[i].elements) d.call_args.push_back(param_slot(a));
+      ++i;
+    }
+    if (d.opcode == Opcode::call) {
+      const Function& f = module_.functions[d.target];
+      if (!f.has_body) {
+        d.opcode = Opcode::other_calc;  // an external function (vprintf, malloc): one calc instruction
+        warn(in.pos, "call to external function " + quote_for_message(f.name) + " is counted as one calc instruction");
+      } else if (d.call_args.size() != f.params.size() || d.call_returns.size() != f.returns.size()) {
+        fail(in.pos, "call to " + quote_for_message(f.name) + " passes " + std::to_string(d.call_args.size()) +
+                         " arguments and " + std::to_string(d.call_returns.size()) + " return values; it takes " +
+                         std::to_string(f.params.size()) + " and " + std::to_string(f.returns.size()));
+      }
+    }
+  }
+
+  const Module& module_;
+  DecodedModule result_;
+  DecodedFunction* out_ = nullptr;
+  std::unordered_map<std::string, std::uint32_t> function_index_;
+  std::unordered_map<std::string, Symbol> module_symbols_;
+  std::unordered_map<std::string, Symbol> local_symbols_;
+  std::unordered_map<std::string, std::int32_t> local_params_;
+  std::unordered_map<std::string, std::uint32_t> registers_;
+  std::unordered_map<std::string, std::uint32_t> labels_;
+  std::unordered_map<std::string, std::vector<std::string>> branch_tables_;
+  std::uint64_t next_address_[static_cast<std::size_t>(StateSpace::generic) + 1] = {};
+};
+
+}  // namespace
+
+DecodedModule decode_module(const Module& module) { return ModuleDecoder(module).run(); }
+
+}  // namespace warpsim::ptx

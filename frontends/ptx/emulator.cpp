@@ -1,0 +1,715 @@
+#include "frontends/ptx/emulator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "isa/input_error.hpp"
+
+namespace warpsim::ptx {
+namespace {
+
+constexpr std::uint32_t kNoReconvergence = std::numeric_limits<std::uint32_t>::max();
+constexpr std::size_t kMaxCallDepth = 64;
+__extension__ typedef __int128 Wide;  // GCC/Clang 128-bit integer, for mul.hi and mul.wide
+
+std::uint64_t truncate(std::uint64_t v, int bits) { return bits >= 64 ? v : v & ((std::uint64_t{1} << bits) - 1); }
+
+std::int64_t sign_extend(std::uint64_t v, int bits) {
+  if (bits >= 64) return static_cast<std::int64_t>(v);
+  const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
+  return static_cast<std::int64_t>((truncate(v, bits) ^ sign) - sign);
+}
+
+int width(ScalarType t) { return t.bits == 0 ? 64 : t.bits; }
+
+double to_double(std::uint64_t v, ScalarType t) {
+  return t.bits == 32 ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(v))) : std::bit_cast<double>(v);
+}
+
+std::uint64_t from_double(double d, ScalarType t) {
+  return t.bits == 32 ? std::bit_cast<std::uint32_t>(static_cast<float>(d)) : std::bit_cast<std::uint64_t>(d);
+}
+
+template <typename F>
+void for_lanes(std::uint32_t mask, F f) {
+  while (mask != 0) {
+    const int lane = std::countr_zero(mask);
+    mask &= mask - 1;
+    f(lane);
+  }
+}
+
+bool compare_int(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t) {
+  const int bits = width(t);
+  if (t.is_signed()) {
+    const std::int64_t x = sign_extend(a, bits), y = sign_extend(b, bits);
+    switch (c) {
+      case Compare::eq: return x == y;
+      case Compare::ne: return x != y;
+      case Compare::lt: case Compare::lo: return x < y;
+      case Compare::le: case Compare::ls: return x <= y;
+      case Compare::gt: case Compare::hi: return x > y;
+      case Compare::ge: case Compare::hs: return x >= y;
+      default: return false;
+    }
+  }
+  const std::uint64_t x = truncate(a, bits), y = truncate(b, bits);
+  switch (c) {
+    case Compare::eq: return x == y;
+    case Compare::ne: return x != y;
+    case Compare::lt: case Compare::lo: return x < y;
+    case Compare::le: case Compare::ls: return x <= y;
+    case Compare::gt: case Compare::hi: return x > y;
+    case Compare::ge: case Compare::hs: return x >= y;
+    default: return false;
+  }
+}
+
+bool compare_float(Compare c, double x, double y) {
+  const bool unordered = std::isnan(x) || std::isnan(y);
+  switch (c) {
+    case Compare::eq: return !unordered && x == y;
+    case Compare::ne: return !unordered && x != y;
+    case Compare::lt: return !unordered && x < y;
+    case Compare::le: return !unordered && x <= y;
+    case Compare::gt: return !unordered && x > y;
+    case Compare::ge: return !unordered && x >= y;
+    case Compare::equ: return unordered || x == y;
+    case Compare::neu: return unordered || x != y;
+    case Compare::ltu: return unordered || x < y;
+    case Compare::leu: return unordered || x <= y;
+    case Compare::gtu: return unordered || x > y;
+    case Compare::geu: return unordered || x >= y;
+    case Compare::num: return !unordered;
+    case Compare::nan: return unordered;
+    default: return false;
+  }
+}
+
+bool combine(BoolOp op, bool a, bool c) {
+  switch (op) {
+    case BoolOp::and_: return a && c;
+    case BoolOp::or_: return a || c;
+    case BoolOp::xor_: return a != c;
+    case BoolOp::none: return a;
+  }
+  return a;
+}
+
+// Integer result of a two- or three-operand arithmetic instruction; false when undefined.
+bool integer_op(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t& r) {
+  const ScalarType t = in.type;
+  const int bits = width(t);
+  const bool s = t.is_signed();
+  const auto product = [&](MulMode mode) -> std::uint64_t {
+    if (mode == MulMode::lo) return a * b;
+    const Wide x = s ? static_cast<Wide>(sign_extend(a, bits)) : static_cast<Wide>(truncate(a, bits));
+    const Wide y = s ? static_cast<Wide>(sign_extend(b, bits)) : static_cast<Wide>(truncate(b, bits));
+    const Wide p = x * y;
+    return mode == MulMode::wide ? static_cast<std::uint64_t>(p) : static_cast<std::uint64_t>(p >> bits);
+  };
+  switch (in.opcode) {
+    case Opcode::mov: r = a; return true;
+    case Opcode::add: r = a + b; return true;
+    case Opcode::sub: r = a - b; return true;
+    case Opcode::mul: case Opcode::mul24: r = product(in.mul_mode); return true;
+    case Opcode::mad: case Opcode::mad24: r = product(in.mul_mode) + c; return true;
+    case Opcode::div:
+    case Opcode::rem:
+      if (truncate(b, bits) == 0) return false;
+      if (s) {
+        const std::int64_t x = sign_extend(a, bits), y = sign_extend(b, bits);
+        if (y == -1 && x == std::numeric_limits<std::int64_t>::min()) return false;
+        r = static_cast<std::uint64_t>(in.opcode == Opcode::div ? x / y : x % y);
+      } else {
+        const std::uint64_t x = truncate(a, bits), y = truncate(b, bits);
+        r = in.opcode == Opcode::div ? x / y : x % y;
+      }
+      return true;
+    case Opcode::abs: r = static_cast<std::uint64_t>(std::abs(sign_extend(a, bits))); return true;
+    case Opcode::neg: r = ~a + 1; return true;
+    case Opcode::min:
+    case Opcode::max: {
+      const bool less = s ? sign_extend(a, bits) < sign_extend(b, bits) : truncate(a, bits) < truncate(b, bits);
+      r = (in.opcode == Opcode::min) == less ? a : b;
+      return true;
+    }
+    case Opcode::and_: r = a & b; return true;
+    case Opcode::or_: r = a | b; return true;
+    case Opcode::xor_: r = a ^ b; return true;
+    case Opcode::not_: r = t.kind == TypeKind::pred ? !a : ~a; return true;
+    case Opcode::cnot: r = truncate(a, bits) == 0 ? 1 : 0; return true;
+    case Opcode::shl: r = truncate(b, 32) >= static_cast<std::uint64_t>(bits) ? 0 : a << truncate(b, 32); return true;
+    case Opcode::shr: {
+      const std::uint64_t n = std::min<std::uint64_t>(truncate(b, 32), static_cast<std::uint64_t>(bits));
+      if (s) {
+        r = static_cast<std::uint64_t>(sign_extend(a, bits) >> std::min<std::uint64_t>(n, 63));
+      } else {
+        r = n >= static_cast<std::uint64_t>(bits) ? 0 : truncate(a, bits) >> n;
+      }
+      return true;
+    }
+    case Opcode::popc: r = static_cast<std::uint64_t>(std::popcount(truncate(a, bits))); return true;
+    case Opcode::clz: r = static_cast<std::uint64_t>(std::countl_zero(truncate(a, bits)) - (64 - bits)); return true;
+    case Opcode::brev: {
+      std::uint64_t v = truncate(a, bits), out = 0;
+      for (int i = 0; i < bits; ++i) out |= ((v >> i) & 1) << (bits - 1 - i);
+      r = out;
+      return true;
+    }
+    case Opcode::bfe: {
+      const std::uint64_t pos = b & 0xFF, len = c & 0xFF;
+      if (len == 0) { r = 0; return true; }
+      const std::uint64_t v = pos >= static_cast<std::uint64_t>(bits) ? 0 : truncate(a, bits) >> pos;
+      const std::uint64_t field = len >= 64 ? v : v & ((std::uint64_t{1} << len) - 1);
+      r = s && len < 64 && ((field >> (len - 1)) & 1) ? field | ~((std::uint64_t{1} << len) - 1) : field;
+      return true;
+    }
+    case Opcode::sad: {
+      const bool less = s ? sign_extend(a, bits) < sign_extend(b, bits) : truncate(a, bits) < truncate(b, bits);
+      r = (less ? b - a : a - b) + c;
+      return true;
+    }
+    default: return false;
+  }
+}
+
+bool float_op(const DecodedInstruction& in, double a, double b, double c, double& r) {
+  switch (in.opcode) {
+    case Opcode::mov: r = a; return true;
+    case Opcode::add: r = a + b; return true;
+    case Opcode::sub: r = a - b; return true;
+    case Opcode::mul: r = a * b; return true;
+    case Opcode::mad: case Opcode::fma: r = std::fma(a, b, c); return true;
+    case Opcode::div: r = a / b; return true;
+    case Opcode::min: r = std::fmin(a, b); return true;
+    case Opcode::max: r = std::fmax(a, b); return true;
+    case Opcode::abs: r = std::fabs(a); return true;
+    case Opcode::neg: r = -a; return true;
+    case Opcode::sqrt: r = std::sqrt(a); return true;
+    case Opcode::rcp: r = 1.0 / a; return true;
+    default: return false;
+  }
+}
+
+double round_for(const std::string& text, double v) {
+  if (text.find(".rni") != std::string::npos || text.find(".rn.") != std::string::npos) return std::nearbyint(v);
+  if (text.find(".rmi") != std::string::npos) return std::floor(v);
+  if (text.find(".rpi") != std::string::npos) return std::ceil(v);
+  return std::trunc(v);
+}
+
+std::uint64_t window_base(StateSpace space) {
+  switch (space) {
+    case StateSpace::shared: return kSharedWindow;
+    case StateSpace::local: return kLocalWindow;
+    case StateSpace::constant: return kConstWindow;
+    default: return 0;
+  }
+}
+
+StateSpace space_of_generic(std::uint64_t address) {
+  if (address >= kSharedWindow && address < kSharedWindow + kWindowSize) return StateSpace::shared;
+  if (address >= kLocalWindow && address < kLocalWindow + kWindowSize) return StateSpace::local;
+  if (address >= kConstWindow && address < kConstWindow + kWindowSize) return StateSpace::constant;
+  return StateSpace::global;
+}
+
+}  // namespace
+
+WarpEmulator::WarpEmulator(const DecodedModule& module, std::uint32_t entry, Dim3 grid, Dim3 block,
+                           std::vector<std::optional<std::uint64_t>> param_values, EmulatorOptions options)
+    : module_(module), entry_(entry), grid_(grid), block_(block), param_values_(std::move(param_values)),
+      options_(options) {
+  cfgs_.reserve(module.functions.size());
+  for (const DecodedFunction& f : module.functions) cfgs_.emplace_back(f);
+}
+
+void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::uint32_t call_pc) {
+  const DecodedFunction& f = module_.functions[function];
+  const std::size_t base = frames_.empty() ? 0 : frames_.back().register_base + module_.functions[frames_.back().function].register_count;
+  if (known_.size() < base + f.register_count) {
+    known_.resize(base + f.register_count);
+    values_.resize(known_.size() * 32);
+  }
+  std::fill(known_.begin() + static_cast<std::ptrdiff_t>(base), known_.begin() + static_cast<std::ptrdiff_t>(base + f.register_count), 0u);
+  const std::int64_t threads_per_block = block_.count();
+  for (const auto& [reg, special] : f.special_registers) {
+    std::uint64_t* v = &values_[(base + reg) * 32];
+    std::uint32_t known = 0xFFFFFFFFu;
+    for (int lane = 0; lane < 32; ++lane) {
+      const std::int64_t linear = warp_ * 32 + lane;
+      const std::int64_t tx = linear % block_.x, ty = (linear / block_.x) % block_.y, tz = linear / (block_.x * block_.y);
+      std::uint64_t value = 0;
+      switch (special) {
+        case Special::tid_x: value = static_cast<std::uint64_t>(tx); break;
+        case Special::tid_y: value = static_cast<std::uint64_t>(ty); break;
+        case Special::tid_z: value = static_cast<std::uint64_t>(tz); break;
+        case Special::ntid_x: value = static_cast<std::uint64_t>(block_.x); break;
+        case Special::ntid_y: value = static_cast<std::uint64_t>(block_.y); break;
+        case Special::ntid_z: value = static_cast<std::uint64_t>(block_.z); break;
+        case Special::ctaid_x: value = static_cast<std::uint64_t>(block_index_.x); break;
+        case Special::ctaid_y: value = static_cast<std::uint64_t>(block_index_.y); break;
+        case Special::ctaid_z: value = static_cast<std::uint64_t>(block_index_.z); break;
+        case Special::nctaid_x: value = static_cast<std::uint64_t>(grid_.x); break;
+        case Special::nctaid_y: value = static_cast<std::uint64_t>(grid_.y); break;
+        case Special::nctaid_z: value = static_cast<std::uint64_t>(grid_.z); break;
+        case Special::laneid: value = static_cast<std::uint64_t>(lane); break;
+        case Special::warpid: value = static_cast<std::uint64_t>(warp_); break;
+        case Special::nwarpid: value = static_cast<std::uint64_t>((threads_per_block + 31) / 32); break;
+        case Special::smid: case Special::gridid: value = 0; break;
+        case Special::nsmid: value = 1; break;
+        case Special::lanemask_eq: value = std::uint64_t{1} << lane; break;
+        case Special::lanemask_lt: value = (std::uint64_t{1} << lane) - 1; break;
+        case Special::lanemask_le: value = (std::uint64_t{2} << lane) - 1; break;
+        case Special::lanemask_gt: value = truncate(~((std::uint64_t{2} << lane) - 1), 32); break;
+        case Special::lanemask_ge: value = truncate(~((std::uint64_t{1} << lane) - 1), 32); break;
+        case Special::warpsize: value = 32; break;
+        case Special::unknown: known = 0; break;
+      }
+      v[lane] = value;
+    }
+    known_[base + reg] = known;
+  }
+  Frame frame;
+  frame.function = function;
+  frame.register_base = base;
+  frame.call_pc = call_pc;
+  frame.stack.push_back(StackEntry{0, kNoReconvergence, mask});
+  frames_.push_back(std::move(frame));
+}
+
+std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionSink& sink) {
+  block_index_ = block_index;
+  warp_ = warp;
+  frames_.clear();
+  param_store_.clear();
+  const std::int64_t lanes = std::min<std::int64_t>(32, block_.count() - warp * 32);
+  alive_ = lanes >= 32 ? 0xFFFFFFFFu : (std::uint32_t{1} << lanes) - 1;
+  start_frame(entry_, alive_, 0);
+  std::int64_t steps = 0;
+  while (!frames_.empty()) {
+    Frame& frame = frames_.back();
+    const DecodedFunction& f = module_.functions[frame.function];
+    const auto exit_pc = static_cast<std::uint32_t>(f.code.size());
+    if (frame.stack.empty()) {  // every lane of this frame exited
+      frames_.pop_back();
+      continue;
+    }
+    StackEntry& e = frame.stack.back();
+    e.mask &= alive_;
+    if (e.mask == 0 || e.pc == e.reconverge) {
+      frame.stack.pop_back();
+      continue;
+    }
+    if (e.pc >= exit_pc) {
+      if (frame.stack.size() > 1) {  // lanes that left early wait for the rest at the exit
+        frame.stack.pop_back();
+        continue;
+      }
+      // The function returns: copy return values to the caller's slots.
+      const std::uint32_t call_pc = frame.call_pc;
+      frames_.pop_back();
+      if (frames_.empty()) break;
+      const DecodedInstruction& call = module_.functions[frames_.back().function].code[call_pc];
+      const DecodedFunction& callee = f;
+      for (std::size_t i = 0; i < call.call_returns.size(); ++i) {
+        for (Slot& s : param_store_) {
+          if (s.slot == callee.return_slots[i]) {
+            Slot copy = s;
+            copy.slot = call.call_returns[i];
+            param_store_.push_back(copy);
+          }
+        }
+      }
+      continue;
+    }
+    if (++steps > options_.max_steps_per_warp) {
+      const DecodedInstruction& at = f.code[e.pc];
+      throw InputError(SourceLocation{module_.file, at.pos.line, at.pos.column},
+                       "warp " + std::to_string(warp) + " ran more than " + std::to_string(options_.max_steps_per_warp) +
+                           " instructions (raise the limit with --max-steps); a loop on an unknown value never ends under the '" +
+                           (options_.unknown_branch == UnknownBranchPolicy::taken ? "taken" : "fallthrough") +
+                           "' policy?");
+    }
+    const DecodedInstruction& in = f.code[e.pc];
+    const std::uint32_t active = e.mask;
+    std::uint32_t gtrue = active, gunknown = 0;
+    if (in.has_guard) {
+      const std::size_t r = frame.register_base + in.guard_reg;
+      const std::uint32_t known = known_[r] & active;
+      std::uint32_t truth = 0;
+      for_lanes(known, [&](int lane) {
+        if ((values_[r * 32 + static_cast<std::size_t>(lane)] != 0) != in.guard_negated) truth |= std::uint32_t{1} << lane;
+      });
+      gtrue = truth;
+      gunknown = active & ~known;
+    }
+    const std::uint32_t executing = gtrue | gunknown;
+    switch (in.opcode) {
+      case Opcode::bra:
+      case Opcode::ret:
+      case Opcode::trap: {
+        sink.instruction(in, nullptr);
+        if (gunknown != 0) note_unknown_branch(in);
+        const std::uint32_t taken = gtrue | (options_.unknown_branch == UnknownBranchPolicy::taken ? gunknown : 0);
+        const std::uint32_t target = in.opcode == Opcode::bra ? in.target : exit_pc;
+        const std::uint32_t fall = e.pc + 1;
+        if (taken == active) {
+          e.pc = target;
+        } else if (taken == 0) {
+          e.pc = fall;
+        } else {
+          const std::uint32_t rpc = cfgs_[frame.function].reconvergence_point(e.pc);
+          e.pc = rpc;
+          frame.stack.push_back(StackEntry{target, rpc, taken});
+          frame.stack.push_back(StackEntry{fall, rpc, active & ~taken});
+        }
+        break;
+      }
+      case Opcode::brx: {
+        sink.instruction(in, nullptr);
+        const Arg& index = in.srcs[0];
+        const std::uint32_t rpc = cfgs_[frame.function].reconvergence_point(e.pc);
+        std::vector<std::uint32_t> lanes_to(in.branch_table.size(), 0);
+        for_lanes(active, [&](int lane) {
+          std::uint64_t i = 0;
+          if (index.kind == Arg::Kind::imm) {
+            i = index.imm;
+          } else if (index.kind == Arg::Kind::reg && (known_[frame.register_base + index.reg] >> lane & 1)) {
+            i = values_[(frame.register_base + index.reg) * 32 + static_cast<std::size_t>(lane)];
+          } else {
+            note_unknown_branch(in);
+          }
+          lanes_to[i < lanes_to.size() ? i : 0] |= std::uint32_t{1} << lane;
+        });
+        e.pc = rpc;
+        for (std::size_t t = lanes_to.size(); t-- > 0;) {
+          if (lanes_to[t] != 0) frame.stack.push_back(StackEntry{in.branch_table[t], rpc, lanes_to[t]});
+        }
+        break;
+      }
+      case Opcode::exit:
+        sink.instruction(in, nullptr);
+        if (gunknown != 0) note_unknown_branch(in);
+        alive_ &= ~(gtrue | (options_.unknown_branch == UnknownBranchPolicy::taken ? gunknown : 0));
+        ++e.pc;
+        break;
+      case Opcode::call: {
+        sink.instruction(in, nullptr);
+        if (frames_.size() >= kMaxCallDepth) {
+          throw InputError(SourceLocation{module_.file, in.pos.line, in.pos.column},
+                           "calls nested deeper than " + std::to_string(kMaxCallDepth) + " (recursion?)");
+        }
+        ++e.pc;
+        const std::uint32_t call_pc = e.pc - 1;
+        const DecodedFunction& callee = module_.functions[in.target];
+        for (std::size_t i = 0; i < in.call_args.size(); ++i) {
+          const std::size_t existing = param_store_.size();
+          for (std::size_t k = 0; k < existing; ++k) {
+            if (param_store_[k].slot == in.call_args[i]) {
+              Slot copy = param_store_[k];
+              copy.slot = callee.param_slots[i];
+              param_store_.push_back(copy);
+            }
+          }
+        }
+        start_frame(in.target, executing, call_pc);  // invalidates `frame` and `e`
+        break;
+      }
+      default: {
+        const bool memory = in.opcode == Opcode::ld || in.opcode == Opcode::ldu || in.opcode == Opcode::st ||
+                            in.opcode == Opcode::atom || in.opcode == Opcode::red || in.opcode == Opcode::cp_async ||
+                            in.opcode == Opcode::tex || in.opcode == Opcode::surface;
+        if (memory && in.space != StateSpace::param) {
+          const Access access = access_of(in, executing);
+          sink.instruction(in, &access);
+        } else {
+          sink.instruction(in, nullptr);
+        }
+        ++e.pc;
+        execute(in, active, gtrue, gunknown);
+        break;
+      }
+    }
+  }
+  return steps;
+}
+
+void WarpEmulator::note_unknown_branch(const DecodedInstruction& in) {
+  if (unknown_branches_.count++ == 0) unknown_branches_.first = in.pos;
+}
+
+Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
+  Access access;
+  access.kind = in.opcode == Opcode::st || in.opcode == Opcode::red ? AccessKind::store
+                : in.opcode == Opcode::atom                         ? AccessKind::atomic
+                                                                    : AccessKind::load;
+  access.space = in.space;
+  if (in.opcode == Opcode::tex || in.opcode == Opcode::surface) {
+    access.space = StateSpace::texture;
+    access.sectors = -1;
+    return access;
+  }
+  const Frame& frame = frames_.back();
+  const Arg& base = in.address.base;
+  const std::uint32_t known = base.kind == Arg::Kind::reg ? known_[frame.register_base + base.reg] : 0xFFFFFFFFu;
+  if ((lanes & ~known) != 0) {
+    access.sectors = -1;
+    if (access.space == StateSpace::generic) access.space = StateSpace::global;
+    return access;
+  }
+  const std::uint64_t bytes = static_cast<std::uint64_t>(std::max(1, in.type.bytes() * in.vector_width));
+  std::array<std::uint64_t, 32 * 4> sectors{};
+  std::size_t count = 0;
+  bool first = true;
+  for_lanes(lanes, [&](int lane) {
+    const std::uint64_t a = (base.kind == Arg::Kind::reg ? values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(lane)]
+                                                         : base.imm) +
+                            static_cast<std::uint64_t>(in.address.offset);
+    if (first && access.space == StateSpace::generic) access.space = space_of_generic(a);
+    first = false;
+    for (std::uint64_t s = a >> 5; s <= (a + bytes - 1) >> 5 && count < sectors.size(); ++s) sectors[count++] = s;
+  });
+  if (access.space == StateSpace::generic) access.space = StateSpace::global;
+  std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
+  access.sectors = static_cast<std::int32_t>(std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin());
+  return access;
+}
+
+void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown) {
+  Frame& frame = frames_.back();
+  const std::size_t base = frame.register_base;
+  const std::uint32_t executing = gtrue | gunknown;
+  const auto known_of = [&](const Arg& a) -> std::uint32_t {
+    switch (a.kind) {
+      case Arg::Kind::reg: return known_[base + a.reg];
+      case Arg::Kind::imm: return 0xFFFFFFFFu;
+      default: return 0;
+    }
+  };
+  const auto read = [&](const Arg& a, int lane) -> std::uint64_t {
+    std::uint64_t v = a.kind == Arg::Kind::reg ? values_[(base + a.reg) * 32 + static_cast<std::size_t>(lane)] : a.imm;
+    return a.negated ? (v == 0 ? 1 : 0) : v;
+  };
+  // Writes lane values computed by `compute(lane, value&) -> known?` into destination `d`.
+  const auto write = [&](const Arg& d, std::uint32_t inputs_known, auto compute) {
+    if (d.kind != Arg::Kind::reg) return;
+    const std::size_t r = base + d.reg;
+    const int bits = width(module_.functions[frame.function].register_types[d.reg]);
+    std::uint32_t known = known_[r] & ~executing;  // lanes not executing keep their values
+    for_lanes(gtrue & inputs_known, [&](int lane) {
+      std::uint64_t v = 0;
+      if (compute(lane, v)) {
+        values_[r * 32 + static_cast<std::size_t>(lane)] = truncate(v, bits);
+        known |= std::uint32_t{1} << lane;
+      }
+    });
+    known_[r] = known;
+  };
+  const auto unknown_destinations = [&] {
+    for (const Arg& d : in.dsts) {
+      if (d.kind == Arg::Kind::reg) known_[base + d.reg] &= ~executing;
+    }
+  };
+  std::uint32_t inputs = 0xFFFFFFFFu;
+  for (const Arg& s : in.srcs) inputs &= known_of(s);
+  const Arg none{};
+  const Arg& a = in.srcs.size() > 0 ? in.srcs[0] : none;
+  const Arg& b = in.srcs.size() > 1 ? in.srcs[1] : none;
+  const Arg& c = in.srcs.size() > 2 ? in.srcs[2] : none;
+
+  switch (in.opcode) {
+    case Opcode::ld:
+    case Opcode::ldu: {
+      if (in.space != StateSpace::param || in.dsts.size() != 1) return unknown_destinations();
+      const std::int32_t slot = in.address.param_slot;
+      const DecodedFunction& entry = module_.functions[entry_];
+      const auto kernel_param = std::find(entry.param_slots.begin(), entry.param_slots.end(), slot);
+      if (frame.function == entry_ && kernel_param != entry.param_slots.end()) {
+        const auto i = static_cast<std::size_t>(kernel_param - entry.param_slots.begin());
+        const std::optional<std::uint64_t> value = in.address.offset == 0 ? param_values_[i] : std::nullopt;
+        return write(in.dsts[0], value ? 0xFFFFFFFFu : 0u, [&](int, std::uint64_t& v) {
+          v = *value;
+          return true;
+        });
+      }
+      for (const Slot& s : param_store_) {
+        if (s.slot == slot && s.offset == in.address.offset) {
+          return write(in.dsts[0], s.known, [&](int lane, std::uint64_t& v) {
+            v = s.values[static_cast<std::size_t>(lane)];
+            return true;
+          });
+        }
+      }
+      return unknown_destinations();
+    }
+    case Opcode::st: {
+      if (in.space != StateSpace::param || in.srcs.size() != 1) return;
+      Slot* target = nullptr;
+      for (Slot& s : param_store_) {
+        if (s.slot == in.address.param_slot && s.offset == in.address.offset) target = &s;
+      }
+      if (target == nullptr) {
+        param_store_.push_back(Slot{in.address.param_slot, in.address.offset, {}, 0});
+        target = &param_store_.back();
+      }
+      const std::uint32_t known = known_of(a) & gtrue;
+      for_lanes(known, [&](int lane) { target->values[static_cast<std::size_t>(lane)] = read(a, lane); });
+      target->known = (target->known & ~executing) | known;
+      return;
+    }
+    case Opcode::setp:
+    case Opcode::set: {
+      const ScalarType t = in.src_type;
+      const bool has_c = in.srcs.size() > 2;
+      const auto outcome = [&](int lane, bool second) {
+        bool r = t.is_float() ? compare_float(in.compare, to_double(read(a, lane), t), to_double(read(b, lane), t))
+                              : compare_int(in.compare, read(a, lane), read(b, lane), t);
+        if (second) r = !r;
+        return has_c ? combine(in.bool_op, r, read(c, lane) != 0) : r;
+      };
+      for (std::size_t i = 0; i < in.dsts.size() && i < 2; ++i) {
+        const bool second = i == 1;
+        write(in.dsts[i], inputs, [&](int lane, std::uint64_t& v) {
+          const bool r = outcome(lane, second);
+          v = in.opcode == Opcode::setp ? r : r ? (in.type.is_float() ? from_double(1.0, in.type) : ~std::uint64_t{0}) : 0;
+          return true;
+        });
+      }
+      return;
+    }
+    case Opcode::selp:
+      return write(in.dsts[0], known_of(c), [&](int lane, std::uint64_t& v) {
+        const bool pick_a = read(c, lane) != 0;
+        if (!((known_of(pick_a ? a : b) >> lane) & 1)) return false;
+        v = read(pick_a ? a : b, lane);
+        return true;
+      });
+    case Opcode::slct:
+      return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
+        const bool pick_a = in.src_type.is_float() ? to_double(read(c, lane), in.src_type) >= 0 : sign_extend(read(c, lane), 32) >= 0;
+        v = read(pick_a ? a : b, lane);
+        return true;
+      });
+    case Opcode::cvt:
+      return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
+        const ScalarType to = in.type, from = in.src_type;
+        const std::uint64_t x = read(a, lane);
+        if ((to.is_float() && to.bits == 16) || (from.is_float() && from.bits == 16)) return false;
+        if (from.is_float() && to.is_float()) {
+          v = from_double(to_double(x, from), to);
+        } else if (from.is_float()) {
+          const double d = round_for(in.text, to_double(x, from));
+          if (!std::isfinite(d) || std::fabs(d) > 9.2e18) return false;
+          v = static_cast<std::uint64_t>(static_cast<std::int64_t>(d));
+        } else if (to.is_float()) {
+          const double d = from.is_signed() ? static_cast<double>(sign_extend(x, width(from)))
+                                            : static_cast<double>(truncate(x, width(from)));
+          v = from_double(d, to);
+        } else {
+          v = from.is_signed() ? static_cast<std::uint64_t>(sign_extend(x, width(from))) : truncate(x, width(from));
+        }
+        return true;
+      });
+    case Opcode::cvta:
+      return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
+        const std::uint64_t x = read(a, lane);
+        v = in.to_space ? x - window_base(in.space) : x + window_base(in.space);
+        return true;
+      });
+    case Opcode::shfl: {
+      const std::uint32_t sources_known = inputs;
+      std::array<std::uint64_t, 32> result{};
+      std::array<bool, 32> in_range{};
+      std::uint32_t result_known = 0;
+      for_lanes(gtrue & known_of(b) & known_of(c), [&](int lane) {
+        const std::uint64_t bval = read(b, lane) & 31, cval = read(c, lane) & 31, mask = (read(c, lane) >> 8) & 31;
+        const std::uint64_t self = static_cast<std::uint64_t>(lane);
+        const std::uint64_t max_lane = (self & mask) | (cval & ~mask), min_lane = self & mask;
+        std::int64_t j = 0;
+        bool ok = false;
+        switch (in.shfl_mode) {
+          case ShflMode::up: j = lane - static_cast<std::int64_t>(bval); ok = j >= static_cast<std::int64_t>(max_lane); break;
+          case ShflMode::down: j = lane + static_cast<std::int64_t>(bval); ok = j <= static_cast<std::int64_t>(max_lane); break;
+          case ShflMode::bfly: j = lane ^ static_cast<std::int64_t>(bval); ok = j <= static_cast<std::int64_t>(max_lane); break;
+          case ShflMode::idx: j = static_cast<std::int64_t>(min_lane | (bval & ~mask)); ok = j <= static_cast<std::int64_t>(max_lane); break;
+        }
+        if (!ok) j = lane;
+        const auto src = static_cast<int>(j & 31);
+        in_range[static_cast<std::size_t>(lane)] = ok;
+        if ((sources_known | ~known_of(a)) && ((known_of(a) >> src) & 1) && ((gtrue >> src) & 1)) {
+          result[static_cast<std::size_t>(lane)] = read(a, src);
+          result_known |= std::uint32_t{1} << lane;
+        }
+      });
+      write(in.dsts[0], result_known, [&](int lane, std::uint64_t& v) {
+        v = result[static_cast<std::size_t>(lane)];
+        return true;
+      });
+      if (in.dsts.size() > 1) {
+        write(in.dsts[1], known_of(b) & known_of(c), [&](int lane, std::uint64_t& v) {
+          v = in_range[static_cast<std::size_t>(lane)];
+          return true;
+        });
+      }
+      return;
+    }
+    case Opcode::vote: {
+      const std::uint32_t participating = gtrue;
+      if ((participating & ~known_of(a)) != 0 || gunknown != 0) return unknown_destinations();
+      std::uint32_t ballot = 0;
+      for_lanes(participating, [&](int lane) {
+        if (read(a, lane) != 0) ballot |= std::uint32_t{1} << lane;
+      });
+      std::uint64_t r = 0;
+      switch (in.vote_mode) {
+        case VoteMode::ballot: r = ballot; break;
+        case VoteMode::all: r = ballot == participating; break;
+        case VoteMode::any: r = ballot != 0; break;
+        case VoteMode::uni: r = ballot == 0 || ballot == participating; break;
+      }
+      return write(in.dsts[0], 0xFFFFFFFFu, [&](int, std::uint64_t& v) {
+        v = r;
+        return true;
+      });
+    }
+    case Opcode::activemask:
+      return write(in.dsts[0], 0xFFFFFFFFu, [&](int, std::uint64_t& v) {
+        v = active;
+        return true;
+      });
+    case Opcode::other_calc:
+      for (const std::int32_t slot : in.call_returns) {
+        std::erase_if(param_store_, [&](const Slot& s) { return s.slot == slot; });
+      }
+      return unknown_destinations();
+    default: break;
+  }
+  if (in.dsts.empty()) return;
+  if (in.type.is_float()) {
+    return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
+      double r = 0;
+      if (!float_op(in, to_double(read(a, lane), in.type), to_double(read(b, lane), in.type), to_double(read(c, lane), in.type), r)) return false;
+      v = from_double(r, in.type);
+      return true;
+    });
+  }
+  if (in.opcode == Opcode::bfi) {
+    return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
+      const std::uint64_t pos = read(c, lane) & 0xFF, len = read(in.srcs[3], lane) & 0xFF;
+      if (len == 0 || pos >= 64) { v = read(b, lane); return true; }
+      const std::uint64_t field = (len >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << len) - 1) << pos;
+      v = (read(b, lane) & ~field) | ((read(a, lane) << pos) & field);
+      return true;
+    });
+  }
+  for (std::size_t i = 1; i < in.dsts.size(); ++i) {
+    if (in.dsts[i].kind == Arg::Kind::reg) known_[base + in.dsts[i].reg] &= ~executing;
+  }
+  write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) { return integer_op(in, read(a, lane), read(b, lane), read(c, lane), v); });
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,135 @@
+// The decoded form of a PTX module that the warp emulator runs: names resolved to register
+// indices, labels to instruction indices, opcodes and modifiers to enums. Built by decode.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontends/ptx/ast.hpp"
+
+namespace warpsim::ptx {
+
+enum class Opcode : std::uint8_t {
+  // integer and bit arithmetic
+  mov, add, sub, mul, mad, mul24, mad24, div, rem, abs, neg, min, max, and_, or_, xor_, not_, cnot,
+  shl, shr, popc, clz, brev, bfe, bfi, prmt, sad,
+  // floating point (integer forms above also take float types)
+  fma, sqrt, rcp, rsqrt, sin, cos, lg2, ex2, tanh, copysign, testp,
+  // compare, select, convert
+  setp, set, selp, slct, cvt, cvta,
+  // memory
+  ld, ldu, st, atom, red, cp_async, tex, surface, prefetch,
+  // control
+  bra, brx, call, ret, exit, trap,
+  // warp-level
+  shfl, vote, activemask, bar, other_calc,
+};
+
+enum class TypeKind : std::uint8_t { untyped, b, u, s, f, pred };
+
+struct ScalarType {
+  TypeKind kind = TypeKind::untyped;
+  std::uint8_t bits = 0;  // 8, 16, 32, 64 (pred: 1)
+
+  bool is_signed() const { return kind == TypeKind::s; }
+  bool is_float() const { return kind == TypeKind::f; }
+  int bytes() const { return bits <= 8 ? 1 : bits / 8; }
+};
+
+enum class Compare : std::uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
+enum class BoolOp : std::uint8_t { none, and_, or_, xor_ };
+enum class MulMode : std::uint8_t { lo, hi, wide };
+enum class ShflMode : std::uint8_t { up, down, bfly, idx };
+enum class VoteMode : std::uint8_t { all, any, uni, ballot };
+
+// Special registers, materialised per lane when a frame starts.
+enum class Special : std::uint8_t {
+  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z, ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
+  laneid, warpid, nwarpid, smid, nsmid, gridid, lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt,
+  lanemask_ge, warpsize, unknown,  // clocks, timers, envreg: no value
+};
+
+struct Arg {
+  enum class Kind : std::uint8_t { none, reg, imm, sink };
+  Kind kind = Kind::none;
+  bool negated = false;  // !%p
+  std::uint32_t reg = 0;
+  std::uint64_t imm = 0;
+};
+
+// An address operand: base register or symbol plus offset. `symbol` >= 0 for a symbol base:
+// for the param space it is a param slot id, otherwise the symbol's address is `imm` of base.
+struct Address {
+  Arg base;  // reg, or imm (absolute or symbol address)
+  std::int64_t offset = 0;
+  std::int32_t param_slot = -1;  // ld.param/st.param of a named parameter
+};
+
+struct DecodedInstruction {
+  Opcode opcode = Opcode::other_calc;
+  ScalarType type;      // the operation type (destination type for cvt)
+  ScalarType src_type;  // cvt source type; setp/set comparison type
+  StateSpace space = StateSpace::generic;  // memory space of ld/st/atom/red/cvta
+  bool to_space = false;                   // cvta.to.X (generic -> X)
+  std::uint8_t vector_width = 1;
+  Compare compare = Compare::eq;
+  BoolOp bool_op = BoolOp::none;
+  MulMode mul_mode = MulMode::lo;
+  ShflMode shfl_mode = ShflMode::idx;
+  VoteMode vote_mode = VoteMode::any;
+  bool atomic_returns = false;  // atom (returns the old value) vs red
+  bool has_guard = false;
+  bool guard_negated = false;
+  std::uint32_t guard_reg = 0;
+  std::vector<Arg> dsts;
+  std::vector<Arg> srcs;
+  Address address;
+  std::uint32_t target = 0;                 // bra: instruction index; call: function index
+  std::vector<std::uint32_t> branch_table;  // brx.idx targets
+  std::vector<std::int32_t> call_args;      // call: param slots of the arguments
+  std::vector<std::int32_t> call_returns;   // call: param slots receiving the return values
+  Position pos;
+  std::string text;  // opcode with modifiers, for messages
+};
+
+struct DecodedFunction {
+  std::string name;
+  bool is_entry = false;
+  std::uint32_t register_count = 0;
+  std::vector<ScalarType> register_types;
+  std::vector<std::pair<std::uint32_t, Special>> special_registers;
+  std::vector<std::int32_t> param_slots;   // parameter i -> its param slot
+  std::vector<std::int32_t> return_slots;  // return value i -> its param slot
+  std::vector<DecodedInstruction> code;    // index code.size() is the function's exit
+};
+
+// A kernel or function parameter, or a `.param` variable of a call sequence.
+struct ParamSlot {
+  std::string name;
+  ScalarType type;
+  bool is_array = false;  // `.b8 name[16]`: an aggregate passed by value
+  bool is_pointer = false;  // `.ptr` attribute
+};
+
+struct Warning {
+  Position pos;
+  std::string message;
+};
+
+struct DecodedModule {
+  std::string file;
+  std::vector<DecodedFunction> functions;  // same order as Module::functions
+  std::vector<ParamSlot> param_slots;
+  std::vector<Warning> warnings;  // e.g. unknown opcodes, kept as calc instructions
+};
+
+// Synthetic address layout of the emulated generic address space (docs/ptx.md).
+inline constexpr std::uint64_t kPointerParamBase = std::uint64_t{1} << 36;   // parameter i at (i+1) * 2^36
+inline constexpr std::uint64_t kGlobalSymbolBase = std::uint64_t{1} << 46;   // module .global variables
+inline constexpr std::uint64_t kSharedWindow = std::uint64_t{1} << 47;       // generic = window + shared offset
+inline constexpr std::uint64_t kLocalWindow = kSharedWindow + (std::uint64_t{1} << 40);
+inline constexpr std::uint64_t kConstWindow = kSharedWindow + (std::uint64_t{2} << 40);
+inline constexpr std::uint64_t kWindowSize = std::uint64_t{1} << 40;
+
+}  // namespace warpsim::ptx

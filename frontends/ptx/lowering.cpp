@@ -1,0 +1,157 @@
+#include "frontends/ptx/lowering.hpp"
+
+#include <unordered_map>
+
+#include "frontends/ptx/decode.hpp"
+#include "frontends/ptx/trace_folder.hpp"
+#include "isa/input_error.hpp"
+
+namespace warpsim::ptx {
+namespace {
+
+// A loop of at most this many items in all (count x body) reads better written out.
+constexpr std::int64_t kLargestLoopWrittenOut = 4;
+
+void write_out_small_loops(std::vector<TraceItem>& items) {
+  std::vector<TraceItem> out;
+  out.reserve(items.size());
+  for (TraceItem& item : items) {
+    if (item.kind != TraceItem::Kind::loop) {
+      out.push_back(std::move(item));
+      continue;
+    }
+    write_out_small_loops(item.body);
+    if (item.count * static_cast<std::int64_t>(item.body.size()) <= kLargestLoopWrittenOut) {
+      for (std::int64_t i = 0; i < item.count; ++i) out.insert(out.end(), item.body.begin(), item.body.end());
+    } else {
+      out.push_back(std::move(item));
+    }
+  }
+  items = std::move(out);
+}
+
+void build(const std::vector<TraceItem>& items, const LoweringOptions& options, isa::Program& program, std::vector<OpNote>& notes) {
+  for (const TraceItem& item : items) {
+    switch (item.kind) {
+      case TraceItem::Kind::calc:
+        program.add(isa::OpKind::calc, calc_period_duration(item.count));
+        notes.push_back(OpNote{item.count, 0, item.accesses});
+        break;
+      case TraceItem::Kind::load:
+      case TraceItem::Kind::store: {
+        const bool load = item.kind == TraceItem::Kind::load;
+        program.add(load ? isa::OpKind::load : isa::OpKind::store, load ? options.load_cycles : options.store_cycles);
+        notes.push_back(OpNote{0, item.sectors, {}});
+        break;
+      }
+      case TraceItem::Kind::loop:
+        program.begin_repeat(item.count);
+        notes.emplace_back();
+        build(item.body, options, program, notes);
+        program.end_repeat();
+        notes.emplace_back();
+        break;
+    }
+  }
+}
+
+std::size_t stream_hash(const std::vector<TraceItem>& items) {
+  std::size_t h = items.size();
+  for (const TraceItem& item : items) h = h * 1099511628211ULL ^ item.hash;
+  return h;
+}
+
+std::string identifier(const std::string& name) {
+  std::string id;
+  for (const char c : name) id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return id.empty() ? "kernel" : id;
+}
+
+void check_launch(const LoweringOptions& o) {
+  for (const std::int64_t d : {o.grid.x, o.grid.y, o.grid.z, o.block.x, o.block.y, o.block.z}) {
+    if (d < 1) throw InputError("launch dimensions must be positive");
+  }
+  if (o.block.count() > 1024) throw InputError("--block has " + std::to_string(o.block.count()) + " threads; a block holds at most 1024");
+  if (o.grid.x > (std::int64_t{1} << 31) - 1 || o.grid.y > 65535 || o.grid.z > 65535) {
+    throw InputError("--grid is larger than CUDA allows (2^31-1 x 65535 x 65535)");
+  }
+  const std::int64_t warps = o.grid.count() * ((o.block.count() + 31) / 32);
+  if (o.grid.count() > kMaxEmulatedWarps || warps > kMaxEmulatedWarps) {
+    throw InputError("the launch has " + std::to_string(warps) + " warps; the PTX emulator handles at most 2^22 (" +
+                     std::to_string(kMaxEmulatedWarps) + ") warps per launch");
+  }
+}
+
+}  // namespace
+
+std::uint32_t select_kernel(const Module& module, const std::string& name) {
+  std::vector<std::uint32_t> entries;
+  std::string listing;
+  for (std::uint32_t i = 0; i < module.functions.size(); ++i) {
+    const Function& f = module.functions[i];
+    if (!f.is_entry || !f.has_body) continue;
+    if (!name.empty() && (f.name == name || short_kernel_name(f.name) == name)) return i;
+    entries.push_back(i);
+    listing += (listing.empty() ? "" : ", ") + short_kernel_name(f.name);
+  }
+  if (entries.empty()) throw InputError(SourceLocation{module.file, 1, 1}, "no kernel (.entry) in this file");
+  if (name.empty() && entries.size() == 1) return entries.front();
+  throw InputError(SourceLocation{module.file, 0, 0}, (name.empty() ? std::string("the file has several kernels")
+                                                                    : "no kernel named " + quote_for_message(name)) +
+                                                          ": choose one with --kernel (" + listing + ")");
+}
+
+LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options) {
+  check_launch(options);
+  const std::uint32_t entry = select_kernel(module, options.kernel);
+  const Function& function = module.functions[entry];
+  std::vector<std::optional<std::uint64_t>> values = bind_parameters(function, options.parameters);
+  const DecodedModule decoded = decode_module(module);
+
+  LoweredKernel result;
+  result.ptx_name = function.name;
+  result.name = short_kernel_name(function.name);
+  result.grid = options.grid;
+  result.block = options.block;
+  result.warnings = decoded.warnings;
+  WarpEmulator emulator(decoded, entry, options.grid, options.block, std::move(values), options.emulator);
+  TraceFolder folder;
+  const std::int64_t warps_per_block = (options.block.count() + 31) / 32;
+  std::vector<std::vector<TraceItem>> streams;
+  std::unordered_map<std::size_t, std::vector<std::uint32_t>> by_hash;
+  result.warp_programs.reserve(static_cast<std::size_t>(options.grid.count() * warps_per_block));
+  for (std::int64_t bz = 0; bz < options.grid.z; ++bz) {
+    for (std::int64_t by = 0; by < options.grid.y; ++by) {
+      for (std::int64_t bx = 0; bx < options.grid.x; ++bx) {
+        for (std::int64_t w = 0; w < warps_per_block; ++w) {
+          result.emulated_instructions += emulator.run(Dim3{bx, by, bz}, w, folder);
+          std::vector<TraceItem> stream = folder.finish();
+          std::vector<std::uint32_t>& candidates = by_hash[stream_hash(stream)];
+          std::uint32_t id = static_cast<std::uint32_t>(streams.size());
+          for (const std::uint32_t c : candidates) {
+            if (streams[c] == stream) id = c;
+          }
+          if (id == streams.size()) {
+            candidates.push_back(id);
+            streams.push_back(std::move(stream));
+            result.programs.emplace_back();
+            result.programs.back().first_warp = static_cast<std::int64_t>(result.warp_programs.size());
+          }
+          ++result.programs[id].warps;
+          result.warp_programs.push_back(id);
+        }
+      }
+    }
+  }
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    WarpProgram& p = result.programs[i];
+    p.program = isa::Program(identifier(result.name), module.file);
+    write_out_small_loops(streams[i]);
+    build(streams[i], options, p.program, p.notes);
+    p.program.finish();
+  }
+  result.unknown_branches = emulator.unknown_branches();
+  return result;
+}
+
+}  // namespace warpsim::ptx

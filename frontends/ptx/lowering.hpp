@@ -1,0 +1,70 @@
+// PTX to kernel programs: emulates every warp of a launch, folds each warp's instruction stream
+// into calc periods, memory instructions and loops (trace_folder.hpp), and keeps one program
+// per distinct stream with the number of warps that run it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontends/ptx/ast.hpp"
+#include "frontends/ptx/emulator.hpp"
+#include "frontends/ptx/kernel_params.hpp"
+#include "isa/program.hpp"
+
+namespace warpsim::ptx {
+
+// The paper's calc-period rule: (#instructions - 1) + 10 cycles.
+inline isa::Millicycles calc_period_duration(std::int64_t instructions) { return (instructions + 9) * 1000; }
+
+// The default duration of a global load or store: the value the paper calibrated for its PTX
+// case study (mtx_mul_vec, section 5.3). Override with --load-cycles / --store-cycles.
+inline constexpr isa::Millicycles kDefaultMemoryCycles = 60'000;
+
+// More warps than this are refused: emulating them would take minutes.
+inline constexpr std::int64_t kMaxEmulatedWarps = std::int64_t{1} << 22;
+
+// What the program does not say but later memory models need, per op of WarpProgram::program.
+struct OpNote {
+  std::int64_t instructions = 0;  // calc: PTX instructions in the period
+  std::int32_t sectors = 0;       // load/store: distinct 32-byte sectors, -1 when unknown
+  std::vector<Access> accesses;   // calc: shared/local/const/texture accesses inside the period
+};
+
+struct WarpProgram {
+  isa::Program program;
+  std::vector<OpNote> notes;  // parallel to program.ops()
+  std::int64_t warps = 0;
+  std::int64_t first_warp = 0;  // global index (block-major) of the first warp running it
+};
+
+struct LoweringOptions {
+  std::string kernel;  // entry name, mangled or short; empty: the only entry
+  Dim3 grid;
+  Dim3 block;
+  ParameterEntries parameters;
+  EmulatorOptions emulator;
+  isa::Millicycles load_cycles = kDefaultMemoryCycles;
+  isa::Millicycles store_cycles = kDefaultMemoryCycles;
+};
+
+struct LoweredKernel {
+  std::string ptx_name;  // "_Z11mtx_mul_veciPfS_S_"
+  std::string name;      // "mtx_mul_vec"
+  Dim3 grid;
+  Dim3 block;
+  std::vector<WarpProgram> programs;         // in order of first appearance
+  std::vector<std::uint32_t> warp_programs;  // per warp (block-major): index into programs
+  std::vector<Warning> warnings;
+  UnknownBranchReport unknown_branches;
+  std::int64_t emulated_instructions = 0;  // warp instructions, all warps
+};
+
+// The entry named `name` (mangled or short), or the only one when `name` is empty. Throws
+// InputError listing the entries otherwise.
+std::uint32_t select_kernel(const Module& module, const std::string& name);
+
+// Throws InputError for a bad launch, unbound parameters, or a warp that runs away.
+LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options);
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,721 @@
+// A recursive-descent parser over the lexer's tokens, one token of lookahead beyond the current.
+// Positions: a Function, Label or Instruction is where it starts (the linkage, the label name, the
+// `@` of a guard or the opcode); a Declaration is where its name is; an Operand is its first token.
+// Debug sections, `.file` time stamps, `.pragma`, `.callprototype` and `.alias` are read and dropped.
+#include "frontends/ptx/parser.hpp"
+
+#include <array>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "frontends/ptx/lexer.hpp"
+#include "isa/input_error.hpp"
+#include "isa/text_file.hpp"
+
+namespace warpsim::ptx {
+
+const char* to_string(StateSpace space) {
+  switch (space) {
+    case StateSpace::reg: return "reg";
+    case StateSpace::sreg: return "sreg";
+    case StateSpace::param: return "param";
+    case StateSpace::global: return "global";
+    case StateSpace::shared: return "shared";
+    case StateSpace::local: return "local";
+    case StateSpace::constant: return "const";
+    case StateSpace::texture: return "tex";
+    case StateSpace::surface: return "surf";
+    case StateSpace::generic: return "generic";
+  }
+  return "?";
+}
+
+namespace {
+
+// The state space a declaration directive names; `.shared::cta` and `.shared::cluster` are shared.
+std::optional<StateSpace> declared_space(std::string_view directive) {
+  if (directive.starts_with(".shared::")) directive = ".shared";
+  static constexpr std::array<std::pair<std::string_view, StateSpace>, 8> kSpaces{{
+      {".reg", StateSpace::reg},       {".sreg", StateSpace::sreg},    {".param", StateSpace::param},
+      {".global", StateSpace::global}, {".shared", StateSpace::shared}, {".local", StateSpace::local},
+      {".const", StateSpace::constant}, {".tex", StateSpace::texture},
+  }};
+  for (const auto& [name, space] : kSpaces) {
+    if (name == directive) return space;
+  }
+  return std::nullopt;
+}
+
+// Opaque handle types may start a declaration on their own: `.texref t;` means `.global .texref t;`.
+bool is_handle_type(std::string_view directive) {
+  return directive == ".texref" || directive == ".samplerref" || directive == ".surfref";
+}
+
+bool is_type(std::string_view directive) {
+  static constexpr std::array<std::string_view, 30> kTypes{
+      ".b8",   ".b16",    ".b32",     ".b64",    ".b128",   ".u8",      ".u16",    ".u32",
+      ".u64",  ".s8",     ".s16",     ".s32",    ".s64",    ".f16",     ".f16x2",  ".bf16",
+      ".bf16x2", ".f32",  ".f64",     ".pred",   ".tf32",   ".e4m3",    ".e5m2",   ".e4m3x2",
+      ".e5m2x2", ".texref", ".samplerref", ".surfref", ".e2m1x2", ".ue8m0x2"};
+  for (const auto type : kTypes) {
+    if (type == directive) return true;
+  }
+  return false;
+}
+
+std::optional<Linkage> linkage_of(std::string_view directive) {
+  if (directive == ".visible") return Linkage::visible;
+  if (directive == ".extern") return Linkage::external;
+  if (directive == ".weak") return Linkage::weak;
+  if (directive == ".common") return Linkage::common;
+  return std::nullopt;
+}
+
+// Directives between a function's signature and its body, each with a list of integers.
+bool is_tuning_directive(std::string_view directive) {
+  static constexpr std::array<std::string_view, 12> kTuning{
+      ".maxntid",          ".reqntid",        ".minnctapersm",    ".maxnctapersm",
+      ".maxnreg",          ".maxclusterrank", ".reqnctapercluster", ".explicitcluster",
+      ".noreturn",         ".blocksareclusters", ".abi_preserve", ".abi_preserve_control"};
+  for (const auto name : kTuning) {
+    if (name == directive) return true;
+  }
+  return false;
+}
+
+std::string unquote(std::string_view quoted) {
+  std::string out;
+  out.reserve(quoted.size());
+  for (std::size_t i = 1; i + 1 < quoted.size(); ++i) {
+    if (quoted[i] == '\\' && i + 2 < quoted.size()) ++i;
+    out += quoted[i];
+  }
+  return out;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& file) : lexer_(text, file) { module_.file = file; }
+
+  Module parse() {
+    advance();
+    if (tok_.kind == TokenKind::end) fail({1, 1}, "no PTX in file");
+    while (tok_.kind != TokenKind::end) parse_module_item();
+    return std::move(module_);
+  }
+
+ private:
+  // ---- tokens -------------------------------------------------------------------------------
+
+  void advance() {
+    prev_ = tok_;
+    if (ahead_) {
+      tok_ = *ahead_;
+      ahead_.reset();
+    } else {
+      tok_ = lexer_.next();
+    }
+  }
+
+  const Token& peek() {
+    if (!ahead_) ahead_ = lexer_.next();
+    return *ahead_;
+  }
+
+  [[noreturn]] void fail(Position pos, const std::string& what) const {
+    throw InputError(SourceLocation{lexer_.file(), pos.line, pos.column}, what);
+  }
+
+  // "expected X, found 'y'" at the current token; at the end of the text, at the last token.
+  [[noreturn]] void unexpected(const std::string& expected) const {
+    if (tok_.kind == TokenKind::end) fail(prev_.pos, "unexpected end of file: expected " + expected);
+    fail(tok_.pos, "expected " + expected + ", found " + quote_for_message(tok_.text));
+  }
+
+  void expect(char c, const std::string& expected) {
+    if (!tok_.is(c)) unexpected(expected);
+    advance();
+  }
+
+  // The `;` that ends a statement. When it is missing at the end of a line, the place to point at
+  // is just after the statement's last token, not the start of the next line.
+  void expect_semicolon(const char* after_what) {
+    if (tok_.is(';')) return advance();
+    const std::string expected = std::string("';' after ") + after_what;
+    if (tok_.kind != TokenKind::end && tok_.pos.line != prev_.pos.line) {
+      fail({prev_.pos.line, prev_.pos.column + static_cast<int>(prev_.text.size())}, "expected " + expected);
+    }
+    unexpected(expected);
+  }
+
+  std::string_view expect_identifier(const char* expected) {
+    if (tok_.kind != TokenKind::identifier) unexpected(expected);
+    const std::string_view text = tok_.text;
+    advance();
+    return text;
+  }
+
+  std::uint64_t expect_unsigned(const std::string& expected) {
+    if (tok_.kind != TokenKind::integer) unexpected(expected);
+    const std::uint64_t value = *integer_value(tok_.text);
+    advance();
+    return value;
+  }
+
+  // A non-negative count, index or size that must fit `Int`.
+  template <typename Int>
+  Int expect_count(const std::string& expected) {
+    const Position pos = tok_.pos;
+    const std::uint64_t value = expect_unsigned(expected);
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<Int>::max())) fail(pos, "number too large");
+    return static_cast<Int>(value);
+  }
+
+  std::vector<std::int64_t> integer_list() {
+    std::vector<std::int64_t> values{expect_count<std::int64_t>("a number")};
+    while (tok_.is(',')) {
+      advance();
+      values.push_back(expect_count<std::int64_t>("a number"));
+    }
+    return values;
+  }
+
+  // ---- module scope -------------------------------------------------------------------------
+
+  void parse_module_item() {
+    if (tok_.kind != TokenKind::directive) {
+      if (tok_.is('}')) fail(tok_.pos, "unbalanced '}'");
+      unexpected("a directive");
+    }
+    const Token start = tok_;
+    const std::string_view name = tok_.text;
+    if (name == ".version") return parse_version();
+    if (name == ".target") return parse_target();
+    if (name == ".address_size") return parse_address_size();
+    if (name == ".file") return parse_file();
+    if (name == ".loc") return parse_loc();
+    if (name == ".section") return skip_section();
+    if (name == ".pragma") return skip_pragma();
+    if (name == ".alias") return skip_alias();
+
+    Linkage linkage = Linkage::none;
+    while (tok_.kind == TokenKind::directive) {
+      const auto given = linkage_of(tok_.text);
+      if (!given) break;
+      linkage = *given;
+      advance();
+    }
+    if (tok_.is_directive(".entry") || tok_.is_directive(".func")) return parse_function(linkage, start.pos);
+    if (starts_declaration()) {
+      parse_declarations(module_.globals, linkage);
+      return;
+    }
+    if (linkage != Linkage::none) unexpected("'.entry', '.func' or a variable after the linkage");
+    fail(start.pos, "unknown directive " + quote_for_message(name));
+  }
+
+  void parse_version() {
+    advance();
+    const std::string_view text = tok_.text;
+    const std::size_t dot = text.find('.');
+    if (tok_.kind != TokenKind::floating || dot == std::string_view::npos || text.find_first_of("eE") != std::string_view::npos) {
+      unexpected("a version like 9.0");
+    }
+    const auto major = integer_value(text.substr(0, dot));
+    const auto minor = integer_value(text.substr(dot + 1));
+    if (!major || !minor || *major > 99 || *minor > 99) fail(tok_.pos, "bad version " + quote_for_message(text));
+    module_.version_major = static_cast<int>(*major);
+    module_.version_minor = static_cast<int>(*minor);
+    advance();
+  }
+
+  void parse_target() {
+    advance();
+    module_.targets.emplace_back(expect_identifier("a target like sm_90"));
+    while (tok_.is(',')) {
+      advance();
+      module_.targets.emplace_back(expect_identifier("a target like sm_90"));
+    }
+  }
+
+  void parse_address_size() {
+    advance();
+    const Position pos = tok_.pos;
+    const std::uint64_t size = expect_unsigned("32 or 64");
+    if (size != 32 && size != 64) fail(pos, "address size must be 32 or 64");
+    module_.address_size = static_cast<int>(size);
+  }
+
+  // .file 1 "/path/x.cu"   or   .file 1 "/path/x.cu", 1700000000, 1234 (time stamp and size).
+  void parse_file() {
+    advance();
+    const auto index = expect_count<std::uint16_t>("a file number");
+    if (tok_.kind != TokenKind::string) unexpected("a file name in quotes");
+    if (module_.files.size() <= index) module_.files.resize(std::size_t{index} + 1);
+    module_.files[index] = unquote(tok_.text);
+    advance();
+    if (tok_.is(',')) {
+      advance();
+      expect_unsigned("a time stamp");
+      expect(',', "',' before the file size");
+      expect_unsigned("a file size");
+    }
+  }
+
+  // .loc FILE LINE COLUMN [, function_name LABEL] [, inlined_at FILE LINE COLUMN]
+  void parse_loc() {
+    advance();
+    const int file = expect_count<int>("a file number");
+    const int line = expect_count<int>("a line number");
+    expect_count<int>("a column number");
+    while (tok_.is(',')) {
+      advance();
+      const std::string_view word = expect_identifier("'function_name' or 'inlined_at'");
+      if (word == "function_name") {
+        expect_identifier("a function name label");
+      } else if (word == "inlined_at") {
+        for (const char* what : {"a file number", "a line number", "a column number"}) expect_count<int>(what);
+      } else {
+        fail(prev_.pos, "unknown .loc attribute " + quote_for_message(word));
+      }
+    }
+    debug_file_ = file;
+    debug_line_ = line;
+  }
+
+  // `.section .debug_info { ... }`: DWARF data that the simulator has no use for.
+  void skip_section() {
+    advance();
+    if (tok_.kind != TokenKind::directive && tok_.kind != TokenKind::identifier) unexpected("a section name");
+    advance();
+    if (!tok_.is('{')) unexpected("'{' to open the section");
+    const Position open = tok_.pos;
+    int depth = 0;
+    do {
+      if (tok_.kind == TokenKind::end) fail(open, "unterminated section: no '}' for this '{'");
+      if (tok_.is('{')) ++depth;
+      if (tok_.is('}')) --depth;
+      advance();
+    } while (depth > 0);
+  }
+
+  void skip_pragma() {
+    advance();
+    if (tok_.kind != TokenKind::string) unexpected("a pragma in quotes");
+    advance();
+    while (tok_.is(',')) {
+      advance();
+      if (tok_.kind != TokenKind::string) unexpected("a pragma in quotes");
+      advance();
+    }
+    expect_semicolon("the pragma");
+  }
+
+  void skip_alias() {
+    advance();
+    expect_identifier("an alias name");
+    expect(',', "',' after the alias name");
+    expect_identifier("the aliased function");
+    expect_semicolon("the alias");
+  }
+
+  // ---- declarations -------------------------------------------------------------------------
+
+  bool starts_declaration() const {
+    return tok_.kind == TokenKind::directive && (declared_space(tok_.text) || is_handle_type(tok_.text));
+  }
+
+  // A state space, attributes, a type and then one or more names:
+  //   .shared .align 16 .b8 smem[1024];   .reg .b32 %r<12>;   .reg .pred p, q;
+  void parse_declarations(std::vector<Declaration>& into, Linkage linkage) {
+    const Declaration head = parse_declaration_head(linkage);
+    into.push_back(parse_variable(head, true));
+    while (tok_.is(',')) {
+      advance();
+      into.push_back(parse_variable(head, true));
+    }
+    expect_semicolon("the declaration");
+  }
+
+  // Everything before the name. The current token is the state space (or a bare handle type).
+  Declaration parse_declaration_head(Linkage linkage) {
+    Declaration head;
+    head.linkage = linkage;
+    if (const auto space = declared_space(tok_.text)) {
+      head.space = *space;
+      advance();
+    } else {
+      head.space = StateSpace::global;  // a bare .texref/.samplerref/.surfref
+    }
+    while (tok_.kind == TokenKind::directive) {
+      const std::string_view word = tok_.text;
+      const Position pos = tok_.pos;
+      advance();
+      if (word == ".align") {
+        head.alignment = expect_count<std::int64_t>("an alignment in bytes");
+        if (head.alignment == 0 || (head.alignment & (head.alignment - 1)) != 0) fail(prev_.pos, "alignment must be a power of two");
+      } else if (word == ".v2" || word == ".v4" || word == ".v8") {
+        head.vector_width = word[2] - '0';
+      } else if (word == ".ptr") {
+        head.is_pointer = true;
+      } else if (head.is_pointer && declared_space(word)) {
+        head.pointer_space = declared_space(word);
+      } else if (word == ".attribute") {
+        skip_parenthesised("'(' after .attribute");
+      } else if (is_type(word)) {
+        if (!head.type.empty()) fail(pos, "declaration has two types");
+        head.type = word.substr(1);
+      } else {
+        fail(pos, "unknown directive " + quote_for_message(word) + " in a declaration");
+      }
+    }
+    if (head.type.empty()) unexpected("a type like .b32");
+    return head;
+  }
+
+  void skip_parenthesised(const char* expected) {
+    if (!tok_.is('(')) unexpected(expected);
+    const Position open = tok_.pos;
+    while (!tok_.is(')')) {
+      if (tok_.kind == TokenKind::end) fail(open, "unterminated '(': no ')' for it");
+      advance();
+    }
+    advance();
+  }
+
+  // The name and what follows it: `<N>`, `[dims]`, `= initializer`.
+  Declaration parse_variable(const Declaration& head, bool allow_initializer) {
+    Declaration declaration = head;
+    declaration.pos = tok_.pos;
+    declaration.name = expect_identifier("a variable name");
+    if (tok_.is('<')) {
+      advance();
+      declaration.range_count = expect_count<int>("a register count");
+      expect('>', "'>' after the register count");
+    }
+    while (tok_.is('[')) {
+      advance();
+      declaration.array_dims.push_back(tok_.is(']') ? 0 : expect_count<std::int64_t>("an array size"));
+      expect(']', "']' after the array size");
+    }
+    if (allow_initializer && tok_.is('=')) {
+      advance();
+      skip_initializer();
+      declaration.has_initializer = true;
+    }
+    return declaration;
+  }
+
+  // Initialisers only matter to a loader the simulator does not have: check their brackets
+  // balance and move on to the `,` or `;` after them.
+  void skip_initializer() {
+    std::vector<Token> open;
+    bool empty = true;
+    while (!open.empty() || !(tok_.is(',') || tok_.is(';'))) {
+      if (tok_.kind == TokenKind::end) {
+        if (!open.empty()) fail(open.back().pos, "unterminated " + quote_for_message(open.back().text) + " in the initializer");
+        unexpected("';' after the initializer");
+      }
+      if (tok_.is('{') || tok_.is('(')) open.push_back(tok_);
+      if (tok_.is('}') || tok_.is(')')) {
+        if (open.empty() || open.back().text[0] != (tok_.is('}') ? '{' : '(')) {
+          fail(tok_.pos, "unbalanced " + quote_for_message(tok_.text) + " in the initializer");
+        }
+        open.pop_back();
+      }
+      advance();
+      empty = false;
+    }
+    if (empty) unexpected("an initial value");
+  }
+
+  // `( .param .b32 a, .param .u64 .ptr.global.align 1 b )`; also for a .func's return values.
+  std::vector<Declaration> parse_parameters() {
+    std::vector<Declaration> params;
+    advance();  // (
+    if (tok_.is(')')) {
+      advance();
+      return params;
+    }
+    while (true) {
+      if (!(tok_.is_directive(".param") || tok_.is_directive(".reg"))) unexpected("a parameter like '.param .b32 name'");
+      params.push_back(parse_variable(parse_declaration_head(Linkage::none), false));
+      if (tok_.is(')')) break;
+      expect(',', "',' or ')' after the parameter");
+    }
+    advance();
+    return params;
+  }
+
+  // ---- functions ----------------------------------------------------------------------------
+
+  void parse_function(Linkage linkage, Position start) {
+    Function function;
+    function.pos = start;
+    function.linkage = linkage;
+    function.is_entry = tok_.is_directive(".entry");
+    advance();
+    if (!function.is_entry && tok_.is('(')) function.returns = parse_parameters();
+    function.name = expect_identifier("a function name");
+    if (tok_.is('(')) function.params = parse_parameters();
+    while (tok_.kind == TokenKind::directive) {
+      if (tok_.text == ".pragma") {
+        skip_pragma();
+      } else if (is_tuning_directive(tok_.text)) {
+        std::string name(tok_.text.substr(1));
+        advance();
+        function.tuning.emplace_back(std::move(name), tok_.kind == TokenKind::integer ? integer_list() : std::vector<std::int64_t>{});
+      } else {
+        fail(tok_.pos, "unknown directive " + quote_for_message(tok_.text));
+      }
+    }
+    if (tok_.is(';')) {
+      advance();
+    } else if (tok_.is('{')) {
+      function.has_body = true;
+      parse_body(function);
+    } else {
+      unexpected("'{' or ';' after the function header");
+    }
+    module_.functions.push_back(std::move(function));
+  }
+
+  // The body with its brace-scoped blocks flattened: declarations into locals, statements in order.
+  void parse_body(Function& function) {
+    debug_file_ = 0;
+    debug_line_ = 0;
+    std::vector<Position> open{tok_.pos};
+    advance();
+    while (!open.empty()) {
+      if (tok_.kind == TokenKind::end) fail(open.back(), "unterminated '{': end of file before its '}'");
+      if (tok_.is('{')) {
+        open.push_back(tok_.pos);
+        advance();
+      } else if (tok_.is('}')) {
+        open.pop_back();
+        advance();
+      } else if (tok_.kind == TokenKind::directive) {
+        parse_body_directive(function);
+      } else if (tok_.kind == TokenKind::identifier && peek().is(':')) {
+        parse_label(function);
+      } else if (tok_.is('@') || tok_.kind == TokenKind::identifier) {
+        function.body.emplace_back(parse_instruction());
+      } else {
+        unexpected("an instruction");
+      }
+    }
+  }
+
+  void parse_body_directive(Function& function) {
+    if (starts_declaration()) return parse_declarations(function.locals, Linkage::none);
+    if (tok_.text == ".loc") return parse_loc();
+    if (tok_.text == ".pragma") return skip_pragma();
+    fail(tok_.pos, "unknown directive " + quote_for_message(tok_.text));
+  }
+
+  // `name:` before an instruction, or before `.branchtargets` / `.calltargets` / `.callprototype`.
+  void parse_label(Function& function) {
+    const Token name = tok_;
+    advance();
+    advance();  // :
+    if (tok_.is_directive(".branchtargets")) {
+      advance();
+      std::vector<std::string> targets{std::string(expect_identifier("a label"))};
+      while (tok_.is(',')) {
+        advance();
+        targets.emplace_back(expect_identifier("a label"));
+      }
+      expect_semicolon("the branch targets");
+      function.branch_targets.emplace_back(std::string(name.text), std::move(targets));
+    } else if (tok_.is_directive(".callprototype") || tok_.is_directive(".calltargets")) {
+      const Token directive = tok_;
+      while (!tok_.is(';')) {
+        if (tok_.kind == TokenKind::end) fail(directive.pos, "unexpected end of file: no ';' after " + std::string(directive.text));
+        advance();
+      }
+      advance();
+    } else {
+      function.body.emplace_back(Label{name.pos, std::string(name.text)});
+    }
+  }
+
+  Instruction parse_instruction() {
+    Instruction instruction;
+    instruction.pos = tok_.pos;
+    instruction.debug_file = debug_file_;
+    instruction.debug_line = debug_line_;
+    if (tok_.is('@')) {
+      advance();
+      Guard guard;
+      if (tok_.is('!')) {
+        guard.negated = true;
+        advance();
+      }
+      guard.predicate = expect_identifier("a predicate after '@'");
+      instruction.guard = std::move(guard);
+    }
+    if (tok_.kind != TokenKind::identifier || tok_.text[0] == '%') unexpected("an instruction");
+    instruction.opcode = tok_.text;
+    advance();
+    while (tok_.kind == TokenKind::directive) {
+      instruction.modifiers.emplace_back(tok_.text.substr(1));
+      advance();
+    }
+    if (!tok_.is(';') && starts_operand()) {
+      instruction.operands.push_back(parse_operand());
+      while (tok_.is(',')) {
+        advance();
+        instruction.operands.push_back(parse_operand());
+      }
+    }
+    expect_semicolon("instruction");
+    return instruction;
+  }
+
+  // ---- operands -----------------------------------------------------------------------------
+
+  bool starts_operand() const {
+    return tok_.kind == TokenKind::identifier || tok_.kind == TokenKind::integer ||
+           tok_.kind == TokenKind::floating || tok_.is('-') || tok_.is('!') || tok_.is('[') ||
+           tok_.is('{') || tok_.is('(');
+  }
+
+  Operand parse_operand() {
+    Operand operand;
+    operand.pos = tok_.pos;
+    if (tok_.is('[')) return parse_address();
+    if (tok_.is('{')) return parse_group(Operand::Kind::vector, '}');
+    if (tok_.is('(')) return parse_group(Operand::Kind::list, ')');
+    if (tok_.is('!')) {
+      advance();
+      operand.negated = true;
+      operand.text = expect_identifier("a predicate after '!'");
+      return operand;
+    }
+    if (tok_.is('-') || tok_.kind == TokenKind::integer || tok_.kind == TokenKind::floating) return parse_number();
+    if (tok_.kind != TokenKind::identifier) unexpected("an operand");
+    if (tok_.text == "_") {
+      operand.kind = Operand::Kind::sink;
+      advance();
+      return operand;
+    }
+    operand.text = tok_.text;
+    advance();
+    if (tok_.is('|')) {
+      // setp/shfl's second destination: %r14|%p2
+      advance();
+      Operand pair;
+      pair.kind = Operand::Kind::pair;
+      pair.pos = operand.pos;
+      pair.elements.push_back(std::move(operand));
+      if (tok_.kind != TokenKind::identifier) unexpected("a predicate after '|'");
+      pair.elements.push_back(parse_operand());
+      return pair;
+    }
+    if (tok_.is('+') || tok_.is('-')) operand.offset = parse_offset();
+    return operand;
+  }
+
+  // A signed integer or floating constant.
+  Operand parse_number() {
+    Operand operand;
+    operand.pos = tok_.pos;
+    const bool negative = tok_.is('-');
+    if (negative) advance();
+    if (tok_.kind == TokenKind::integer) {
+      operand.kind = Operand::Kind::integer;
+      const std::uint64_t magnitude = *integer_value(tok_.text);
+      operand.integer = negative ? 0 - magnitude : magnitude;
+    } else if (tok_.kind == TokenKind::floating) {
+      operand.kind = Operand::Kind::floating;
+      const double magnitude = *floating_value(tok_.text);
+      operand.floating = negative ? -magnitude : magnitude;
+    } else {
+      unexpected("a number after '-'");
+    }
+    advance();
+    return operand;
+  }
+
+  // `+8`, `+-8` or `-8` after a name, as two's complement.
+  std::int64_t parse_offset() {
+    const char sign = tok_.text[0];
+    advance();
+    bool negative = sign == '-';
+    if (sign == '+' && tok_.is('-')) {
+      negative = true;
+      advance();
+    }
+    if (tok_.kind != TokenKind::integer) unexpected(std::string("an offset after '") + sign + "'");
+    const std::uint64_t magnitude = *integer_value(tok_.text);
+    advance();
+    return static_cast<std::int64_t>(negative ? 0 - magnitude : magnitude);
+  }
+
+  // [%rd1], [%rd1+8], [sym-4], [1024], and the texture form [tex, {%f1, %f2}].
+  Operand parse_address() {
+    Operand address;
+    address.kind = Operand::Kind::address;
+    address.pos = tok_.pos;
+    advance();
+    if (tok_.kind == TokenKind::integer) {
+      address.offset = static_cast<std::int64_t>(*integer_value(tok_.text));
+      advance();
+    } else if (tok_.kind == TokenKind::identifier && tok_.text != "_") {
+      address.text = tok_.text;
+      const Position base = tok_.pos;
+      advance();
+      if (tok_.is('+') || tok_.is('-')) {
+        address.offset = parse_offset();
+      } else if (tok_.is(',')) {
+        Operand first;
+        first.pos = base;
+        first.text = address.text;
+        address.elements.push_back(std::move(first));
+        while (tok_.is(',')) {
+          advance();
+          address.elements.push_back(parse_operand());
+        }
+      }
+    } else {
+      unexpected("an address");
+    }
+    address.integer = static_cast<std::uint64_t>(address.offset);
+    expect(']', "']' to close the address");
+    return address;
+  }
+
+  // {a, b, _, d} and (a, b); a call's parameter list may be empty.
+  Operand parse_group(Operand::Kind kind, char close) {
+    Operand group;
+    group.kind = kind;
+    group.pos = tok_.pos;
+    advance();
+    if (!(kind == Operand::Kind::list && tok_.is(close))) {
+      group.elements.push_back(parse_operand());
+      while (tok_.is(',')) {
+        advance();
+        group.elements.push_back(parse_operand());
+      }
+    }
+    expect(close, std::string("',' or '") + close + "'");
+    return group;
+  }
+
+  Lexer lexer_;
+  Token tok_;
+  Token prev_;
+  std::optional<Token> ahead_;
+  Module module_;
+  int debug_file_ = 0;
+  int debug_line_ = 0;
+};
+
+}  // namespace
+
+Module parse_ptx(std::string_view text, const std::string& file) { return Parser(text, file).parse(); }
+
+Module load_ptx_file(const std::string& path) { return parse_ptx(read_text_file(path), path); }
+
+}  // namespace warpsim::ptx

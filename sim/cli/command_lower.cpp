@@ -1,0 +1,36 @@
+#include "sim/cli/commands.hpp"
+#include "sim/cli/ptx_support.hpp"
+
+namespace warpsim::cli {
+
+int run_lower(const Args& args) {
+  po::options_description options("Options");
+  options.add_options()
+      ("help,h", "show this help")
+      ("program", po::value<std::string>()->required(), "kernel in PTX (.ptx), as nvcc -ptx writes it")
+      ("grid", po::value<std::string>()->required(), "blocks: B or X,Y,Z")
+      ("block", po::value<std::string>()->required(), "threads per block: T or X,Y,Z")
+      ("param", po::value<std::vector<std::string>>()->composing(),
+       "NAME=VALUE (repeatable): a kernel parameter by PTX name, by position (0=...), or, for any other name, the next "
+       "scalar parameter in order; pointers need none")
+      ("format", po::value<std::string>()->default_value("kp"), "kp|json")
+      ("output,o", po::value<std::string>(), "write to FILE instead of stdout");
+  add_ptx_options(options);
+  po::positional_options_description positional;
+  positional.add("program", 1);
+  const CommandLine line = parse_command_line(args, options, positional);
+  if (line.help) {
+    return print_help("warpsim lower KERNEL.ptx --grid B --block T [--kernel NAME] [--param K=V]... [--format kp|json]",
+                      "Lowers PTX to kernel programs: emulates every warp of the launch over the real control flow and "
+                      "prints each distinct warp program (.kp) with how many warps run it. See docs/ptx.md.",
+                      options);
+  }
+  const auto& v = line.values;
+  const Format format = parse_format(v["format"].as<std::string>(), {"kp", "json"});
+  const ptx::LoweredKernel kernel = lower_ptx_program(v);
+  const std::string text = format == Format::json ? lowered_json(kernel, v).dump(2) + '\n' : lowered_kp(kernel);
+  write_output(text, v.count("output") ? v["output"].as<std::string>() : std::string());
+  return 0;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,200 @@
+#include "sim/cli/ptx_support.hpp"
+
+#include <iostream>
+#include <sstream>
+
+#include "frontends/ptx/parser.hpp"
+#include "isa/input_error.hpp"
+#include "isa/kp_format.hpp"
+#include "sim/grid/launch.hpp"
+#include "sim/report/number_format.hpp"
+
+namespace warpsim::cli {
+namespace {
+
+constexpr std::size_t kWarningsShown = 5;
+
+ptx::Dim3 dim3(const std::string& text, const std::string& flag) {
+  const sim::grid::Dimensions d = sim::grid::parse_dimension_list(text, flag);
+  return ptx::Dim3{d.x, d.y, d.z};
+}
+
+std::string position_text(const std::string& file, ptx::Position pos) {
+  return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+}
+
+const char* kind_name(ptx::AccessKind kind) {
+  switch (kind) {
+    case ptx::AccessKind::load: return "load";
+    case ptx::AccessKind::store: return "store";
+    case ptx::AccessKind::atomic: return "atomic";
+  }
+  return "?";
+}
+
+std::string note_text(const isa::Op& op, const ptx::OpNote& note) {
+  std::string text;
+  if (op.kind == isa::OpKind::calc) {
+    text = std::to_string(note.instructions) + " instruction" + (note.instructions == 1 ? "" : "s");
+    for (const ptx::Access& a : note.accesses) {
+      text += std::string(", ") + ptx::to_string(a.space) + " " + kind_name(a.kind);
+    }
+  } else if (isa::is_memory(op.kind)) {
+    text = note.sectors < 0 ? "sectors unknown" : std::to_string(note.sectors) + " sector" + (note.sectors == 1 ? "" : "s");
+  }
+  return text;
+}
+
+nlohmann::ordered_json access_json(const ptx::Access& a) {
+  nlohmann::ordered_json j;
+  j["space"] = ptx::to_string(a.space);
+  j["kind"] = kind_name(a.kind);
+  j["sectors"] = a.sectors < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(a.sectors);
+  return j;
+}
+
+// The program's ops as nested JSON, from op `i` to the end of the enclosing loop.
+nlohmann::ordered_json ops_json(const ptx::WarpProgram& p, std::size_t& i) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  const std::vector<isa::Op>& ops = p.program.ops();
+  while (i < ops.size()) {
+    const isa::Op& op = ops[i];
+    const ptx::OpNote& note = p.notes[i];
+    ++i;
+    if (op.kind == isa::OpKind::end) break;
+    nlohmann::ordered_json j;
+    j["op"] = isa::to_string(op.kind);
+    if (op.kind == isa::OpKind::repeat) {
+      j["count"] = op.count;
+      j["body"] = ops_json(p, i);
+    } else {
+      j["cycles"] = sim::report::cycles_json(op.duration);
+      if (op.kind == isa::OpKind::calc) {
+        j["instructions"] = note.instructions;
+        nlohmann::ordered_json accesses = nlohmann::ordered_json::array();
+        for (const ptx::Access& a : note.accesses) accesses.push_back(access_json(a));
+        j["accesses"] = accesses;
+      } else {
+        j["space"] = "global";
+        j["sectors"] = note.sectors < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(note.sectors);
+      }
+    }
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
+void print_warnings(const ptx::LoweredKernel& kernel, const std::string& file, ptx::UnknownBranchPolicy policy) {
+  for (std::size_t i = 0; i < kernel.warnings.size() && i < kWarningsShown; ++i) {
+    std::cerr << "warpsim: warning: " << position_text(file, kernel.warnings[i].pos) << ": " << kernel.warnings[i].message << '\n';
+  }
+  if (kernel.warnings.size() > kWarningsShown) {
+    std::cerr << "warpsim: warning: " << kernel.warnings.size() - kWarningsShown << " more warnings like these\n";
+  }
+  if (kernel.unknown_branches.count > 0) {
+    std::cerr << "warpsim: warning: " << position_text(file, kernel.unknown_branches.first) << ": "
+              << kernel.unknown_branches.count << " branch decision" << (kernel.unknown_branches.count == 1 ? "" : "s")
+              << " depended on values loaded from memory; followed the '"
+              << (policy == ptx::UnknownBranchPolicy::taken ? "taken" : "fallthrough") << "' policy (--unknown-branch)\n";
+  }
+}
+
+ptx::UnknownBranchPolicy unknown_branch_policy(const po::variables_map& v) {
+  const std::string text = v["unknown-branch"].as<std::string>();
+  if (text == "fallthrough") return ptx::UnknownBranchPolicy::fallthrough;
+  if (text == "taken") return ptx::UnknownBranchPolicy::taken;
+  throw InputError("--unknown-branch " + quote_for_message(text) + ": expected fallthrough or taken");
+}
+
+}  // namespace
+
+bool is_ptx_path(const std::string& path) { return path.ends_with(".ptx"); }
+
+void add_ptx_options(po::options_description& options) {
+  options.add_options()
+      ("kernel", po::value<std::string>(), "PTX: the kernel (.entry) to use, mangled or short name (default: the only one)")
+      ("unknown-branch", po::value<std::string>()->default_value("fallthrough"),
+       "PTX: where a branch depends on a value loaded from memory, lanes fall through (fallthrough) or jump (taken)")
+      ("max-steps", po::value<std::string>(), "PTX: limit on emulated instructions per warp (default 2^28)")
+      ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
+      ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)");
+}
+
+ptx::LoweredKernel lower_ptx_program(const po::variables_map& v) {
+  const std::string path = v["program"].as<std::string>();
+  ptx::LoweringOptions options;
+  options.grid = dim3(v["grid"].as<std::string>(), "--grid");
+  options.block = dim3(v["block"].as<std::string>(), "--block");
+  if (v.count("kernel")) options.kernel = v["kernel"].as<std::string>();
+  options.parameters = split_parameters(parameter_entries(v));
+  options.emulator.unknown_branch = unknown_branch_policy(v);
+  if (v.count("max-steps")) options.emulator.max_steps_per_warp = parse_count_flag(v["max-steps"].as<std::string>(), "--max-steps");
+  for (const char* flag : {"load-cycles", "store-cycles"}) {
+    if (!v.count(flag)) continue;
+    const isa::Millicycles cycles = parse_cycles_flag(v[flag].as<std::string>(), std::string("--") + flag);
+    if (cycles <= 0) throw InputError(std::string("--") + flag + " must be positive");
+    (std::string(flag) == "load-cycles" ? options.load_cycles : options.store_cycles) = cycles;
+  }
+  const ptx::Module module = ptx::load_ptx_file(path);
+  ptx::LoweredKernel kernel = ptx::lower_kernel(module, options);
+  print_warnings(kernel, path, options.emulator.unknown_branch);
+  return kernel;
+}
+
+nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::variables_map& v) {
+  nlohmann::ordered_json out;
+  out["file"] = v["program"].as<std::string>();
+  out["kernel"] = kernel.name;
+  out["ptx_name"] = kernel.ptx_name;
+  out["grid"] = {kernel.grid.x, kernel.grid.y, kernel.grid.z};
+  out["block"] = {kernel.block.x, kernel.block.y, kernel.block.z};
+  out["warps"] = kernel.warp_programs.size();
+  out["emulated_instructions"] = kernel.emulated_instructions;
+  out["unknown_branches"] = kernel.unknown_branches.count;
+  nlohmann::ordered_json programs = nlohmann::ordered_json::array();
+  for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
+    const ptx::WarpProgram& p = kernel.programs[id];
+    const isa::DynamicCounts counts = p.program.dynamic_counts();
+    nlohmann::ordered_json j;
+    j["id"] = id;
+    j["warps"] = p.warps;
+    j["first_warp"] = p.first_warp;
+    j["loads"] = counts.loads;
+    j["stores"] = counts.stores;
+    j["calc_cycles"] = sim::report::cycles_json(counts.calc_time);
+    j["kp"] = isa::to_kp(p.program);
+    std::size_t i = 0;
+    j["program"] = ops_json(p, i);
+    programs.push_back(std::move(j));
+  }
+  out["programs"] = std::move(programs);
+  return out;
+}
+
+std::string lowered_kp(const ptx::LoweredKernel& kernel) {
+  std::ostringstream out;
+  out << "# " << kernel.name << " (" << kernel.ptx_name << "), grid " << kernel.grid.x << ',' << kernel.grid.y << ','
+      << kernel.grid.z << ", block " << kernel.block.x << ',' << kernel.block.y << ',' << kernel.block.z << ": "
+      << kernel.warp_programs.size() << " warp" << (kernel.warp_programs.size() == 1 ? "" : "s") << ", "
+      << kernel.programs.size() << " distinct program" << (kernel.programs.size() == 1 ? "" : "s") << '\n';
+  for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
+    const ptx::WarpProgram& p = kernel.programs[id];
+    const isa::DynamicCounts counts = p.program.dynamic_counts();
+    out << "\n# program " << id << ": " << p.warps << " warp" << (p.warps == 1 ? "" : "s") << " (first: warp "
+        << p.first_warp << "); " << counts.loads << " loads, " << counts.stores << " stores, "
+        << isa::format_cycles(counts.calc_time) << " calc cycles\n";
+    std::istringstream lines(isa::to_kp(p.program));
+    std::string line;
+    std::getline(lines, line);  // the `kernel NAME` line has no op
+    out << line << '\n';
+    for (std::size_t i = 0; std::getline(lines, line); ++i) {
+      const std::string note = note_text(p.program.ops()[i], p.notes[i]);
+      out << line;
+      if (!note.empty()) out << std::string(line.size() < 24 ? 24 - line.size() : 1, ' ') << "# " << note;
+      out << '\n';
+    }
+  }
+  return out.str();
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,27 @@
+// What the subcommands that take PTX share: the PTX options, lowering a .ptx file for the
+// requested launch, and reporting the frontend's warnings on stderr.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "frontends/ptx/lowering.hpp"
+#include "sim/cli/cli_support.hpp"
+
+namespace warpsim::cli {
+
+bool is_ptx_path(const std::string& path);
+
+// --kernel, --unknown-branch, --max-steps, --load-cycles, --store-cycles.
+void add_ptx_options(po::options_description& options);
+
+// Parses, decodes and lowers the .ptx named by `program` for --grid/--block and --param, and
+// prints its warnings to stderr.
+ptx::LoweredKernel lower_ptx_program(const po::variables_map& values);
+
+// The per-program summary and structure written by `warpsim lower --format json`.
+nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::variables_map& values);
+// The .kp text of every distinct warp program, annotated with comments.
+std::string lowered_kp(const ptx::LoweredKernel& kernel);
+
+}  // namespace warpsim::cli
