@@ -28,10 +28,18 @@ class ControlFlowGraph {
   // code.size() stands for the function's exit.
   std::uint32_t reconvergence_point(std::uint32_t instruction) const { return reconvergence_[instruction]; }
 
+  // For a conditional branch at instruction i: which way leaves the innermost loop that holds
+  // it (natural loops of the dominator tree), if exactly one way does.
+  enum class LoopExit : std::uint8_t { none, taken, fallthrough };
+  LoopExit loop_exit(std::uint32_t instruction) const { return loop_exit_[instruction]; }
+
  private:
   std::vector<BasicBlock> blocks_;
   std::vector<std::uint32_t> ipdom_;
   std::vector<std::uint32_t> reconvergence_;
+  std::vector<LoopExit> loop_exit_;
+
+  void find_loop_exits(const DecodedFunction& function);
 };
 
 }  // namespace warpsim::ptx

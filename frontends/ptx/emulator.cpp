@@ -286,6 +286,7 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
   warp_ = warp;
   frames_.clear();
   param_store_.clear();
+  loop_exit_counts_.clear();
   const std::int64_t lanes = std::min<std::int64_t>(32, block_.count() - warp * 32);
   alive_ = lanes >= 32 ? 0xFFFFFFFFu : (std::uint32_t{1} << lanes) - 1;
   start_frame(entry_, alive_, 0);
@@ -330,9 +331,7 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
       const DecodedInstruction& at = f.code[e.pc];
       throw InputError(SourceLocation{module_.file, at.pos.line, at.pos.column},
                        "warp " + std::to_string(warp) + " ran more than " + std::to_string(options_.max_steps_per_warp) +
-                           " instructions (raise the limit with --max-steps); a loop on an unknown value never ends under the '" +
-                           (options_.unknown_branch == UnknownBranchPolicy::taken ? "taken" : "fallthrough") +
-                           "' policy?");
+                           " instructions (the limit; raise it with --max-steps)");
     }
     const DecodedInstruction& in = f.code[e.pc];
     const std::uint32_t active = e.mask;
@@ -354,7 +353,7 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
       case Opcode::trap: {
         sink.instruction(in, nullptr);
         if (gunknown != 0) note_unknown_branch(in);
-        const std::uint32_t taken = gtrue | (options_.unknown_branch == UnknownBranchPolicy::taken ? gunknown : 0);
+        const std::uint32_t taken = gtrue | unknown_lanes_taking(e.pc, gunknown);
         const std::uint32_t target = in.opcode == Opcode::bra ? in.target : exit_pc;
         const std::uint32_t fall = e.pc + 1;
         if (taken == active) {
@@ -438,6 +437,18 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
   return steps;
 }
 
+std::uint32_t WarpEmulator::unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown) {
+  if (unknown == 0) return 0;
+  const std::uint32_t function = frames_.back().function;
+  const ControlFlowGraph::LoopExit exit = cfgs_[function].loop_exit(pc);
+  if (exit == ControlFlowGraph::LoopExit::none) return options_.unknown_branch == UnknownBranchPolicy::taken ? unknown : 0;
+  const std::uint64_t key = std::uint64_t{function} << 32 | pc;
+  auto it = std::find_if(loop_exit_counts_.begin(), loop_exit_counts_.end(), [&](const auto& c) { return c.first == key; });
+  if (it == loop_exit_counts_.end()) it = loop_exit_counts_.insert(loop_exit_counts_.end(), {key, 0});
+  const bool leave = ++it->second % options_.unknown_loop_trips == 0;
+  return leave == (exit == ControlFlowGraph::LoopExit::taken) ? unknown : 0;
+}
+
 void WarpEmulator::note_unknown_branch(const DecodedInstruction& in) {
   if (unknown_branches_.count++ == 0) unknown_branches_.first = in.pos;
 }
@@ -462,8 +473,9 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
     return access;
   }
   const std::uint64_t bytes = static_cast<std::uint64_t>(std::max(1, in.type.bytes() * in.vector_width));
-  std::array<std::uint64_t, 32 * 4> sectors{};
+  std::array<std::uint64_t, 32 * 4> sectors;  // filled up to `count`
   std::size_t count = 0;
+  bool sorted = true;
   bool first = true;
   for_lanes(lanes, [&](int lane) {
     const std::uint64_t a = (base.kind == Arg::Kind::reg ? values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(lane)]
@@ -471,10 +483,14 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
                             static_cast<std::uint64_t>(in.address.offset);
     if (first && access.space == StateSpace::generic) access.space = space_of_generic(a);
     first = false;
-    for (std::uint64_t s = a >> 5; s <= (a + bytes - 1) >> 5 && count < sectors.size(); ++s) sectors[count++] = s;
+    for (std::uint64_t s = a >> 5; s <= (a + bytes - 1) >> 5 && count < sectors.size(); ++s) {
+      if (count > 0 && sectors[count - 1] == s) continue;  // coalesced lanes share sectors
+      if (count > 0 && sectors[count - 1] > s) sorted = false;
+      sectors[count++] = s;
+    }
   });
   if (access.space == StateSpace::generic) access.space = StateSpace::global;
-  std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
+  if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
   access.sectors = static_cast<std::int32_t>(std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin());
   return access;
 }
@@ -709,7 +725,54 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
   for (std::size_t i = 1; i < in.dsts.size(); ++i) {
     if (in.dsts[i].kind == Arg::Kind::reg) known_[base + in.dsts[i].reg] &= ~executing;
   }
+  if (fast_integer_op(in, base, gtrue & inputs, executing)) return;
   write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) { return integer_op(in, read(a, lane), read(b, lane), read(c, lane), v); });
+}
+
+// The common integer instructions over all 32 lanes at once (the compiler vectorises these
+// loops); results are kept only for `lanes`. False when the instruction needs the general path.
+bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
+  if (in.dsts.size() != 1 || in.dsts[0].kind != Arg::Kind::reg || in.srcs.empty() || in.srcs.size() > 3) return false;
+  const bool low_product = in.mul_mode == MulMode::lo;
+  switch (in.opcode) {
+    case Opcode::mov: case Opcode::add: case Opcode::sub: case Opcode::and_: case Opcode::or_: case Opcode::xor_: break;
+    case Opcode::mul: case Opcode::mad: if (!low_product) return false; break;
+    default: return false;
+  }
+  std::array<std::array<std::uint64_t, 32>, 3> x;
+  for (std::size_t i = 0; i < in.srcs.size(); ++i) {
+    const Arg& arg = in.srcs[i];
+    if (arg.negated || arg.kind == Arg::Kind::sink || arg.kind == Arg::Kind::none) return false;
+    if (arg.kind == Arg::Kind::reg) {
+      std::copy_n(&values_[(base + arg.reg) * 32], 32, x[i].begin());
+    } else {
+      x[i].fill(arg.imm);
+    }
+  }
+  std::array<std::uint64_t, 32> r;
+  const auto& a = x[0];
+  const auto& b = x[1];
+  const auto& c = x[2];
+  switch (in.opcode) {
+    case Opcode::mov: r = a; break;
+    case Opcode::add: for (int l = 0; l < 32; ++l) r[l] = a[l] + b[l]; break;
+    case Opcode::sub: for (int l = 0; l < 32; ++l) r[l] = a[l] - b[l]; break;
+    case Opcode::and_: for (int l = 0; l < 32; ++l) r[l] = a[l] & b[l]; break;
+    case Opcode::or_: for (int l = 0; l < 32; ++l) r[l] = a[l] | b[l]; break;
+    case Opcode::xor_: for (int l = 0; l < 32; ++l) r[l] = a[l] ^ b[l]; break;
+    case Opcode::mul: for (int l = 0; l < 32; ++l) r[l] = a[l] * b[l]; break;
+    case Opcode::mad: for (int l = 0; l < 32; ++l) r[l] = a[l] * b[l] + c[l]; break;
+    default: return false;
+  }
+  const Frame& frame = frames_.back();
+  const std::size_t row = (base + in.dsts[0].reg) * 32;
+  const int bits = width(module_.functions[frame.function].register_types[in.dsts[0].reg]);
+  const std::uint64_t keep = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  for (int l = 0; l < 32; ++l) {
+    if ((lanes >> l) & 1) values_[row + static_cast<std::size_t>(l)] = r[l] & keep;
+  }
+  known_[base + in.dsts[0].reg] = (known_[base + in.dsts[0].reg] & ~executing) | lanes;
+  return true;
 }
 
 }  // namespace warpsim::ptx

@@ -42,6 +42,9 @@ class InstructionSink {
 };
 
 struct EmulatorOptions {
+  // A branch on an unknown value that leaves a loop is taken at its N-th evaluation (so such a
+  // loop runs about N times); any other branch on an unknown value follows `unknown_branch`.
+  std::int64_t unknown_loop_trips = 1;
   UnknownBranchPolicy unknown_branch = UnknownBranchPolicy::fallthrough;
   std::int64_t max_steps_per_warp = std::int64_t{1} << 28;  // warp instructions
 };
@@ -86,8 +89,11 @@ class WarpEmulator {
   };
   void start_frame(std::uint32_t function, std::uint32_t mask, std::uint32_t return_pc);
   void execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown);
+  bool fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing);
   Access access_of(const DecodedInstruction& in, std::uint32_t lanes);
   void note_unknown_branch(const DecodedInstruction& in);
+  // Which of `unknown` lanes take the branch at `pc` of the current frame.
+  std::uint32_t unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown);
 
   const DecodedModule& module_;
   std::uint32_t entry_;
@@ -104,6 +110,7 @@ class WarpEmulator {
   std::vector<std::uint32_t> known_;
   std::vector<Frame> frames_;
   std::vector<Slot> param_store_;
+  std::vector<std::pair<std::uint64_t, std::int64_t>> loop_exit_counts_;  // (function << 32 | pc, evaluations)
 };
 
 }  // namespace warpsim::ptx

@@ -25,7 +25,7 @@ bool is_binary_byte(unsigned char c) {
   return (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f') || c == 0x7f;
 }
 
-bool is_punctuation(char c) { return std::strchr(",;:(){}[]<>+-!@|=*/~&^?", c) != nullptr && c != '\0'; }
+bool is_punctuation(char c) { return c != '\0' && std::strchr(",;:(){}[]<>+-!@|=*/~&^?", c) != nullptr; }
 
 // invalid_argument when malformed, result_out_of_range above 2^64-1.
 std::errc parse_digits(std::string_view digits, int base, std::uint64_t& value) {

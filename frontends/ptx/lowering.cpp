@@ -102,11 +102,12 @@ std::uint32_t select_kernel(const Module& module, const std::string& name) {
 }
 
 LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options) {
-  check_launch(options);
+  // Mistakes in the file first, then in the flags.
   const std::uint32_t entry = select_kernel(module, options.kernel);
+  const DecodedModule decoded = decode_module(module);
+  check_launch(options);
   const Function& function = module.functions[entry];
   std::vector<std::optional<std::uint64_t>> values = bind_parameters(function, options.parameters);
-  const DecodedModule decoded = decode_module(module);
 
   LoweredKernel result;
   result.ptx_name = function.name;

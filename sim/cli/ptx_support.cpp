@@ -84,7 +84,8 @@ nlohmann::ordered_json ops_json(const ptx::WarpProgram& p, std::size_t& i) {
   return list;
 }
 
-void print_warnings(const ptx::LoweredKernel& kernel, const std::string& file, ptx::UnknownBranchPolicy policy) {
+void print_warnings(const ptx::LoweredKernel& kernel, const std::string& file, ptx::UnknownBranchPolicy policy,
+                    std::int64_t trips) {
   for (std::size_t i = 0; i < kernel.warnings.size() && i < kWarningsShown; ++i) {
     std::cerr << "warpsim: warning: " << position_text(file, kernel.warnings[i].pos) << ": " << kernel.warnings[i].message << '\n';
   }
@@ -94,8 +95,8 @@ void print_warnings(const ptx::LoweredKernel& kernel, const std::string& file, p
   if (kernel.unknown_branches.count > 0) {
     std::cerr << "warpsim: warning: " << position_text(file, kernel.unknown_branches.first) << ": "
               << kernel.unknown_branches.count << " branch decision" << (kernel.unknown_branches.count == 1 ? "" : "s")
-              << " depended on values loaded from memory; followed the '"
-              << (policy == ptx::UnknownBranchPolicy::taken ? "taken" : "fallthrough") << "' policy (--unknown-branch)\n";
+              << " depended on values loaded from memory; loops left at test " << trips << " (--unknown-trips), other branches "
+              << (policy == ptx::UnknownBranchPolicy::taken ? "taken" : "fell through") << " (--unknown-branch)\n";
   }
 }
 
@@ -113,8 +114,10 @@ bool is_ptx_path(const std::string& path) { return path.ends_with(".ptx"); }
 void add_ptx_options(po::options_description& options) {
   options.add_options()
       ("kernel", po::value<std::string>(), "PTX: the kernel (.entry) to use, mangled or short name (default: the only one)")
+      ("unknown-trips", po::value<std::string>()->default_value("1"),
+       "PTX: a loop whose exit depends on a value loaded from memory leaves at the N-th test of its exit branch")
       ("unknown-branch", po::value<std::string>()->default_value("fallthrough"),
-       "PTX: where a branch depends on a value loaded from memory, lanes fall through (fallthrough) or jump (taken)")
+       "PTX: any other branch that depends on a value loaded from memory falls through (fallthrough) or jumps (taken)")
       ("max-steps", po::value<std::string>(), "PTX: limit on emulated instructions per warp (default 2^28)")
       ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
       ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)");
@@ -128,6 +131,8 @@ ptx::LoweredKernel lower_ptx_program(const po::variables_map& v) {
   if (v.count("kernel")) options.kernel = v["kernel"].as<std::string>();
   options.parameters = split_parameters(parameter_entries(v));
   options.emulator.unknown_branch = unknown_branch_policy(v);
+  options.emulator.unknown_loop_trips = parse_count_flag(v["unknown-trips"].as<std::string>(), "--unknown-trips");
+  if (options.emulator.unknown_loop_trips < 1) throw InputError("--unknown-trips must be at least 1");
   if (v.count("max-steps")) options.emulator.max_steps_per_warp = parse_count_flag(v["max-steps"].as<std::string>(), "--max-steps");
   for (const char* flag : {"load-cycles", "store-cycles"}) {
     if (!v.count(flag)) continue;
@@ -137,7 +142,7 @@ ptx::LoweredKernel lower_ptx_program(const po::variables_map& v) {
   }
   const ptx::Module module = ptx::load_ptx_file(path);
   ptx::LoweredKernel kernel = ptx::lower_kernel(module, options);
-  print_warnings(kernel, path, options.emulator.unknown_branch);
+  print_warnings(kernel, path, options.emulator.unknown_branch, options.emulator.unknown_loop_trips);
   return kernel;
 }
 

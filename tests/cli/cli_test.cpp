@@ -9,69 +9,33 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/support/cli_runner.hpp"
+
 namespace {
 
-const std::string kBinary = WARPSIM_BINARY;
-const std::string kSourceDir = WARPSIM_SOURCE_DIR;
-
-struct Result {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// A folder of this test's own: ctest runs tests in parallel processes.
-std::string test_dir() {
-  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-  const std::string dir = testing::TempDir() + "/warpsim_cli_" + info->name();
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-Result warpsim(const std::string& arguments) {
-  const std::string dir = test_dir();
-  const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
-  const std::string command = "cd '" + kSourceDir + "' && '" + kBinary + "' " + arguments + " >'" + out + "' 2>'" + err + "'";
-  const int raw = std::system(command.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
-}
-
-void expect_input_error(const std::string& arguments, const std::string& message_start) {
-  const Result r = warpsim(arguments);
-  EXPECT_EQ(r.status, 2) << arguments << "\n" << r.err;
-  EXPECT_EQ(r.out, "") << arguments;
-  EXPECT_EQ(r.err.rfind("warpsim: error: " + message_start, 0), 0u) << arguments << "\n" << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
-}
+using namespace warpsim::testing_support;
 
 TEST(Cli, CoreListing1Golden) {
-  const Result load = warpsim("core workloads/examples/listing1_load.kp --warps 3 --tm 2");
+  const Result load = run_warpsim("core workloads/examples/listing1_load.kp --warps 3 --tm 2");
   ASSERT_EQ(load.status, 0) << load.err;
   EXPECT_EQ(nlohmann::json::parse(load.out)["cycles"], 112);
-  const Result store = warpsim("core workloads/examples/listing1_store.kp --warps 3");  // tm from the file
+  const Result store = run_warpsim("core workloads/examples/listing1_store.kp --warps 3");  // tm from the file
   ASSERT_EQ(store.status, 0) << store.err;
   EXPECT_EQ(nlohmann::json::parse(store.out)["cycles"], 111);
-  EXPECT_EQ(warpsim("core workloads/examples/listing1_load.kp --warps 3 --format text").out,
+  EXPECT_EQ(run_warpsim("core workloads/examples/listing1_load.kp --warps 3 --format text").out,
             "T_c = 112 cycles (listing1_load, 3 warps, t_m = 2)\n");
 }
 
 TEST(Cli, CoreWithParameter) {
   // mtx_mul_vec, one warp, t_m 31, N = 1: calc 27; loads at 27 and 58 (done 118); calc 10 to
   // 128; store at 128 (done 188), front end to 159; calc 14 to 173. T_c = 188.
-  const Result r = warpsim("core workloads/mtx_mul_vec/mtx_mul_vec.kp --warps 1 --param N=1");
+  const Result r = run_warpsim("core workloads/mtx_mul_vec/mtx_mul_vec.kp --warps 1 --param N=1");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["cycles"], 188);
 }
 
 TEST(Cli, SimulateReportsAlgorithm1Quantities) {
-  const Result r = warpsim("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 2 --block 32 --param K=8");
+  const Result r = run_warpsim("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 2 --block 32 --param K=8");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["time_us"].get<double>(), 5.2 + 1557.8 / 1545);
@@ -87,7 +51,7 @@ TEST(Cli, SimulateReportsAlgorithm1Quantities) {
 }
 
 TEST(Cli, SimulateMultiDimensionalLaunchAndExplicitCalibration) {
-  const Result r = warpsim("simulate workloads/dwt/matrix.kp --gpu gpus/rtx2080.toml --grid 1,2 --block 16,2 "
+  const Result r = run_warpsim("simulate workloads/dwt/matrix.kp --gpu gpus/rtx2080.toml --grid 1,2 --block 16,2 "
                            "--param K=8 --tp 0 --tm 1.1");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["time_us"].get<double>(), 1557.8 / 1545);
@@ -95,12 +59,12 @@ TEST(Cli, SimulateMultiDimensionalLaunchAndExplicitCalibration) {
 
 TEST(Cli, TimelineAndTraceFiles) {
   const std::string dir = test_dir();
-  const Result r = warpsim("core workloads/examples/listing1_load.kp --warps 3 --timeline " + dir + "/t.svg --trace " +
+  const Result r = run_warpsim("core workloads/examples/listing1_load.kp --warps 3 --timeline " + dir + "/t.svg --trace " +
                            dir + "/t.json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(slurp(dir + "/t.svg").find("T_c = 112 cycles"), std::string::npos);
   EXPECT_TRUE(nlohmann::json::parse(slurp(dir + "/t.json")).contains("traceEvents"));
-  const Result sim = warpsim("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 68 --block 61 --param K=8 --timeline " +
+  const Result sim = run_warpsim("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 68 --block 61 --param K=8 --timeline " +
                              dir + "/s.svg");
   ASSERT_EQ(sim.status, 0) << sim.err;
   EXPECT_NE(slurp(dir + "/s.svg").find("one core package of a full run"), std::string::npos);
@@ -110,8 +74,8 @@ TEST(Cli, TimelineAndTraceFiles) {
 
 TEST(Cli, PlotSweepResults) {
   const std::string dir = test_dir();
-  ASSERT_EQ(warpsim("sweep workloads/suites/rtx2080-dwt.toml --out " + dir + "/r.csv").status, 0);
-  const Result r = warpsim("plot " + dir + "/r.csv --x N --y time_us --by workload,K -o " + dir + "/c.svg");
+  ASSERT_EQ(run_warpsim("sweep workloads/suites/rtx2080-dwt.toml --out " + dir + "/r.csv").status, 0);
+  const Result r = run_warpsim("plot " + dir + "/r.csv --x N --y time_us --by workload,K -o " + dir + "/c.svg");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(slurp(dir + "/c.svg").find("dwt_lattice K=14"), std::string::npos);
   expect_input_error("plot " + dir + "/r.csv --y nope -o " + dir + "/d.svg", dir + "/r.csv:1: no column 'nope'");
@@ -121,7 +85,7 @@ TEST(Cli, PlotSweepResults) {
 }
 
 TEST(Cli, LaunchHeuristic) {
-  const Result r = warpsim("launch --gpu rtx2080 --threads 4096");
+  const Result r = run_warpsim("launch --gpu rtx2080 --threads 4096");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["blocks"], 68);
@@ -130,7 +94,7 @@ TEST(Cli, LaunchHeuristic) {
 
 // The lattice point worked by hand in tests/sim/workload_test.cpp: 5 * (5.0 + 318 / 1200) us.
 TEST(Cli, PredictOneWorkloadPoint) {
-  const Result r = warpsim("predict dwt_lattice --gpu rtx2060 --param K=8 --param N=1024");
+  const Result r = run_warpsim("predict dwt_lattice --gpu rtx2060 --param K=8 --param N=1024");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["time_us"].get<double>(), 5 * (5.0 + 318.0 / 1200));
@@ -145,7 +109,7 @@ TEST(Cli, PredictOneWorkloadPoint) {
 TEST(Cli, SweepCsvHeaderRowsAndFullPrecision) {
   const std::string path = test_dir() + "/paper.csv";
   std::filesystem::remove(path);
-  const Result r = warpsim("sweep workloads/suites/paper-dwt.toml --out " + path);
+  const Result r = run_warpsim("sweep workloads/suites/paper-dwt.toml --out " + path);
   ASSERT_EQ(r.status, 0) << r.err;
   std::ifstream csv(path);
   std::string header, line;
@@ -163,31 +127,31 @@ TEST(Cli, SweepCsvHeaderRowsAndFullPrecision) {
 }
 
 TEST(Cli, SweepJsonAndTextAgreeOnRowCount) {
-  const Result json = warpsim("sweep workloads/suites/rtx2080-dwt.toml --format json");
+  const Result json = run_warpsim("sweep workloads/suites/rtx2080-dwt.toml --format json");
   ASSERT_EQ(json.status, 0) << json.err;
   EXPECT_EQ(nlohmann::json::parse(json.out).size(), 60u);
-  const Result text = warpsim("sweep workloads/suites/rtx2080-dwt.toml");
+  const Result text = run_warpsim("sweep workloads/suites/rtx2080-dwt.toml");
   ASSERT_EQ(text.status, 0);
   EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), 61);
 }
 
 TEST(Cli, GpusListsAndShows) {
-  const Result list = warpsim("gpus");
+  const Result list = run_warpsim("gpus");
   ASSERT_EQ(list.status, 0);
   EXPECT_NE(list.out.find("rtx2080"), std::string::npos);
   EXPECT_NE(list.out.find("h100"), std::string::npos);
-  const Result one = warpsim("gpus h100 --format json");
+  const Result one = run_warpsim("gpus h100 --format json");
   ASSERT_EQ(one.status, 0) << one.err;
   EXPECT_EQ(nlohmann::json::parse(one.out)["sm_count"], 132);
 }
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* command : {"core", "simulate", "launch", "predict", "sweep", "plot", "gpus"}) {
-    const Result r = warpsim(std::string(command) + " --help");
+  for (const char* command : {"core", "simulate", "lower", "launch", "predict", "sweep", "plot", "gpus"}) {
+    const Result r = run_warpsim(std::string(command) + " --help");
     EXPECT_EQ(r.status, 0) << command;
     EXPECT_EQ(r.out.rfind(std::string("Usage: warpsim ") + command, 0), 0u) << r.out;
   }
-  EXPECT_EQ(warpsim("--help").status, 0);
+  EXPECT_EQ(run_warpsim("--help").status, 0);
 }
 
 TEST(Cli, BadInputExitsTwoWithOneLocatedLine) {
@@ -222,13 +186,13 @@ TEST(Cli, BadInputExitsTwoWithOneLocatedLine) {
                      "no t_p for kernel 'mtx_mul_vec' on rtx2080");
   expect_input_error("simulate workloads/dwt/matrix.kp --gpu h100 --grid 1 --block 32 --param K=8",
                      "no t_p for kernel 'dwt_matrix' on h100");
-  expect_input_error("simulate kernel.ptx --gpu rtx2080 --grid 1 --block 32", "kernel.ptx: PTX input is not supported");
+  expect_input_error("simulate kernel.ptx --gpu rtx2080 --grid 1 --block 32", "kernel.ptx: cannot read");
   expect_input_error("launch --gpu rtx2080 --threads 0", "the launch heuristic needs at least one thread");
   expect_input_error("launch --gpu rtx2080 --threads 99999999999999999999", "--threads");
   expect_input_error("sweep /nonexistent.toml", "/nonexistent.toml: cannot read");
   expect_input_error("gpus gtx9999", "unknown GPU 'gtx9999'");
   expect_input_error("frobnicate", "unknown command 'frobnicate'");
-  const Result empty = warpsim("core " + dir + "/empty.kp --warps 2 --tm 1");  // an empty program takes 0 cycles
+  const Result empty = run_warpsim("core " + dir + "/empty.kp --warps 2 --tm 1");  // an empty program takes 0 cycles
   EXPECT_EQ(empty.status, 0) << empty.err;
 }
 

@@ -1,0 +1,297 @@
+// The PTX frontend from parsed module to per-warp kernel programs: dynamic load/store counts
+// worked out by hand from the committed PTX and the hand-written cases, divergence,
+// reconvergence, calls, the unknown-branch policies, parameter binding, coalescing and errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "frontends/ptx/cfg.hpp"
+#include "frontends/ptx/decode.hpp"
+#include "frontends/ptx/lowering.hpp"
+#include "frontends/ptx/parser.hpp"
+#include "isa/input_error.hpp"
+
+namespace warpsim::ptx {
+namespace {
+
+const std::string kSource = WARPSIM_SOURCE_DIR;
+
+struct Counts {
+  std::int64_t warps, loads, stores;
+  bool operator==(const Counts&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const Counts& c) {
+  return out << "{warps " << c.warps << ", loads " << c.loads << ", stores " << c.stores << "}";
+}
+
+LoweredKernel lower(const std::string& file, Dim3 grid, Dim3 block, ParameterEntries params = {},
+                    const std::string& kernel = "", EmulatorOptions emulator = {}) {
+  const Module module = load_ptx_file(kSource + "/" + file);
+  LoweringOptions options;
+  options.kernel = kernel;
+  options.grid = grid;
+  options.block = block;
+  options.parameters = std::move(params);
+  options.emulator = emulator;
+  return lower_kernel(module, options);
+}
+
+std::vector<Counts> counts(const LoweredKernel& k) {
+  std::vector<Counts> out;
+  for (const WarpProgram& p : k.programs) {
+    const isa::DynamicCounts c = p.program.dynamic_counts();
+    out.push_back({p.warps, c.loads, c.stores});
+  }
+  return out;
+}
+
+// Loads per thread of the nvcc 13 sm_75 build of mtx_mul_vec (workloads/README.md): the loop is
+// unrolled by 4 with vec_out[i] loaded once before it, and a remainder loop that loads
+// vec_out[i] once more; 2 loads (mtx, vec_in) and 1 store per source iteration.
+std::int64_t mtx_mul_vec_loads(std::int64_t n) {
+  const std::int64_t main_loop = n >= 4 ? 1 + 8 * (n / 4) : 0;
+  const std::int64_t remainder = n % 4 != 0 ? 1 + 2 * (n % 4) : 0;
+  return main_loop + remainder;
+}
+
+TEST(PtxLowering, MtxMulVecAcceptance) {
+  const LoweredKernel k = lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 1, 1}, {32, 1, 1}, {{"N", "102"}});
+  EXPECT_EQ(k.name, "mtx_mul_vec");
+  ASSERT_EQ(k.programs.size(), 1u);
+  EXPECT_EQ(counts(k), (std::vector<Counts>{{1, 2 * 102 + 2, 102}}));
+  // Loops stay loops: the 25 unrolled iterations are not 25 copies.
+  EXPECT_LT(k.programs[0].program.ops().size(), 40u);
+}
+
+TEST(PtxLowering, MtxMulVecLoadsForManySizes) {
+  for (const std::int64_t n : {0, 1, 3, 4, 5, 7, 8, 64, 101, 1000, 4099}) {
+    for (const char* file : {"workloads/mtx_mul_vec/mtx_mul_vec.ptx", "workloads/mtx_mul_vec/mtx_mul_vec.sm_90.ptx"}) {
+      const LoweredKernel k = lower(file, {2, 1, 1}, {64, 1, 1}, {{"0", std::to_string(n)}});
+      EXPECT_EQ(counts(k), (std::vector<Counts>{{4, mtx_mul_vec_loads(n), n}})) << file << " N=" << n;
+    }
+  }
+  EXPECT_EQ(mtx_mul_vec_loads(3), 7);
+}
+
+TEST(PtxLowering, LongLoopsStaySmall) {
+  const LoweredKernel k = lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 1, 1}, {32, 1, 1}, {{"N", "200003"}});
+  EXPECT_EQ(counts(k), (std::vector<Counts>{{1, mtx_mul_vec_loads(200003), 200003}}));
+  EXPECT_LT(k.programs[0].program.ops().size(), 40u);
+}
+
+TEST(PtxLowering, CalcPeriodsFollowThePaperRule) {
+  const LoweredKernel k = lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 1, 1}, {32, 1, 1}, {{"N", "4"}});
+  const WarpProgram& p = k.programs[0];
+  for (std::size_t i = 0; i < p.program.ops().size(); ++i) {
+    const isa::Op& op = p.program.ops()[i];
+    if (op.kind == isa::OpKind::calc) {
+      EXPECT_EQ(op.duration, (p.notes[i].instructions - 1 + 10) * 1000);
+    }
+    if (op.kind == isa::OpKind::load) {
+      EXPECT_EQ(op.duration, kDefaultMemoryCycles);
+    }
+  }
+  // No two calc periods in a row: a period is a maximal run without a global access.
+  for (std::size_t i = 1; i < p.program.ops().size(); ++i) {
+    EXPECT_FALSE(p.program.ops()[i].kind == isa::OpKind::calc && p.program.ops()[i - 1].kind == isa::OpKind::calc);
+  }
+}
+
+TEST(PtxLowering, CoalescingCountsSectors) {
+  // vec_out[i] is 32 consecutive floats (4 sectors); vec_in[j] is the same word for every lane
+  // (1 sector); mtx[i*N+j] with N = 4 has a 16-byte row per lane (16 sectors). The ops list
+  // each once: the unrolled body is a loop.
+  const LoweredKernel k = lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 1, 1}, {32, 1, 1}, {{"N", "4"}});
+  std::vector<std::int32_t> load_sectors, store_sectors;
+  const WarpProgram& p = k.programs[0];
+  for (std::size_t i = 0; i < p.program.ops().size(); ++i) {
+    if (p.program.ops()[i].kind == isa::OpKind::load) load_sectors.push_back(p.notes[i].sectors);
+    if (p.program.ops()[i].kind == isa::OpKind::store) store_sectors.push_back(p.notes[i].sectors);
+  }
+  EXPECT_EQ(load_sectors, (std::vector<std::int32_t>{4, 1, 16}));
+  EXPECT_EQ(store_sectors, (std::vector<std::int32_t>{4}));
+}
+
+TEST(PtxLowering, DwtKernelsOverALargeGrid) {
+  // mtx: K iterations of two loads, one store; 2^16 threads, every warp the same program.
+  const LoweredKernel m = lower("workloads/dwt/dwt.ptx", {256, 1, 1}, {256, 1, 1},
+                                {{"K", "14"}, {"N", "65536"}, {"total", "65536"}}, "mtx");
+  EXPECT_EQ(counts(m), (std::vector<Counts>{{2048, 28, 1}}));
+  // ltt: 4 loads and 2 stores per thread; threads beyond `total` return at once, so the last
+  // warp (4 of 32 lanes active) touches fewer sectors: a program of its own.
+  const LoweredKernel l = lower("workloads/dwt/dwt.ptx", {2, 1, 1}, {64, 1, 1},
+                                {{"k", "0"}, {"L", "5"}, {"N", "200"}, {"total", "100"}}, "_Z3lttiiiPfS_i");
+  EXPECT_EQ(counts(l), (std::vector<Counts>{{3, 4, 2}, {1, 4, 2}}));
+}
+
+TEST(PtxLowering, HandWrittenCases) {
+  const std::string dir = "tests/ptx/cases/";
+  EXPECT_EQ(counts(lower(dir + "divergent_if.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{2, 1, 3}}));
+  EXPECT_EQ(counts(lower(dir + "early_return.ptx", {1, 1, 1}, {64, 1, 1}, {{"n", "40"}})),
+            (std::vector<Counts>{{1, 1, 1}, {1, 1, 1}}));
+  EXPECT_EQ(counts(lower(dir + "early_return.ptx", {1, 1, 1}, {64, 1, 1}, {{"n", "32"}})),
+            (std::vector<Counts>{{1, 1, 1}, {1, 0, 0}}));
+  EXPECT_EQ(counts(lower(dir + "nested_loops.ptx", {1, 1, 1}, {32, 1, 1}, {{"M", "3"}, {"N", "5"}})),
+            (std::vector<Counts>{{1, 15, 3}}));
+  EXPECT_EQ(counts(lower(dir + "nested_loops.ptx", {1, 1, 1}, {32, 1, 1}, {{"M", "7"}, {"N", "0"}})),
+            (std::vector<Counts>{{1, 0, 7}}));
+  // Warp 1 issues the predicated store with no lane active: counted, but with 0 sectors.
+  EXPECT_EQ(counts(lower(dir + "predicated_store.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{1, 1, 2}, {1, 1, 2}}));
+  EXPECT_EQ(counts(lower(dir + "barrier.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{2, 1, 1}}));
+  EXPECT_EQ(counts(lower(dir + "triangular_loop.ptx", {1, 1, 1}, {32, 1, 1})), (std::vector<Counts>{{1, 31, 1}}));
+  EXPECT_EQ(counts(lower(dir + "call_func.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{2, 4, 1}}));
+}
+
+TEST(PtxLowering, BarrierCountsSharedAccessesInsideCalcPeriods) {
+  const LoweredKernel k = lower("tests/ptx/cases/barrier.ptx", {1, 1, 1}, {64, 1, 1});
+  std::vector<Access> accesses;
+  for (const OpNote& note : k.programs[0].notes) accesses.insert(accesses.end(), note.accesses.begin(), note.accesses.end());
+  ASSERT_EQ(accesses.size(), 2u);
+  EXPECT_EQ(accesses[0].space, StateSpace::shared);
+  EXPECT_EQ(accesses[0].kind, AccessKind::store);
+  EXPECT_EQ(accesses[1].space, StateSpace::shared);
+  EXPECT_EQ(accesses[1].kind, AccessKind::load);
+}
+
+TEST(PtxLowering, UnknownBranchPolicies) {
+  const std::string file = "tests/ptx/cases/uniform_loop_unknown.ptx";
+  // The loop's exit test reads memory: by default the loop is left at the first test.
+  const LoweredKernel once = lower(file, {1, 1, 1}, {32, 1, 1});
+  EXPECT_EQ(counts(once), (std::vector<Counts>{{1, 1, 1}}));
+  EXPECT_GT(once.unknown_branches.count, 0);
+  EXPECT_EQ(once.unknown_branches.first.line, 49);
+  EmulatorOptions three;
+  three.unknown_loop_trips = 3;
+  EXPECT_EQ(counts(lower(file, {1, 1, 1}, {32, 1, 1}, {}, "", three)), (std::vector<Counts>{{1, 3, 1}}));
+  // A warp that runs away is stopped with a located error.
+  EmulatorOptions never;
+  never.unknown_loop_trips = std::int64_t{1} << 40;
+  never.max_steps_per_warp = 10000;
+  try {
+    lower(file, {1, 1, 1}, {32, 1, 1}, {}, "", never);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 10000 instructions"), std::string::npos) << e.what();
+    EXPECT_GT(e.location().line, 0);
+  }
+}
+
+TEST(PtxLowering, ParametersBindByNamePositionAndOrder) {
+  const std::string file = "workloads/dwt/dwt.ptx";
+  const auto mtx = [&](ParameterEntries params) {
+    return counts(lower(file, {1, 1, 1}, {32, 1, 1}, std::move(params), "mtx"))[0].loads;
+  };
+  EXPECT_EQ(mtx({{"_Z3mtxiiPfS_S_i_param_0", "3"}, {"_Z3mtxiiPfS_S_i_param_1", "64"}, {"_Z3mtxiiPfS_S_i_param_5", "64"}}), 6);
+  EXPECT_EQ(mtx({{"0", "5"}, {"1", "64"}, {"5", "64"}}), 10);
+  EXPECT_EQ(mtx({{"K", "6"}, {"N", "64"}, {"total", "64"}}), 12);
+  EXPECT_EQ(mtx({{"total", "64"}, {"0", "2"}, {"N", "64"}}), 4);  // K by position; the others in order
+  const auto error = [&](ParameterEntries params, const std::string& part) {
+    try {
+      lower(file, {1, 1, 1}, {32, 1, 1}, std::move(params), "mtx");
+      ADD_FAILURE() << "no error for " << part;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  error({{"K", "8"}, {"N", "64"}}, "parameter 5 (_Z3mtxiiPfS_S_i_param_5, int) has no value");
+  error({{"K", "8"}, {"N", "64"}, {"total", "64"}, {"extra", "1"}}, "no unbound scalar parameter left");
+  error({{"0", "8"}, {"0", "9"}}, "given twice");
+  error({{"9", "8"}}, "has 6 parameters");
+  error({{"K", "x"}}, "expected a whole number");
+  error({{"K", "99999999999"}}, "does not fit");
+}
+
+TEST(PtxLowering, KernelSelection) {
+  try {
+    lower("workloads/dwt/dwt.ptx", {1, 1, 1}, {32, 1, 1});
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("choose one with --kernel (mtx, ltt, mtx_rows, mtx_cols)"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(lower("workloads/dwt/dwt.ptx", {1, 1, 1}, {32, 1, 1}, {}, "nope"), InputError);
+  try {
+    lower("tests/malformed/ptx/no_entry.ptx", {1, 1, 1}, {32, 1, 1});
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no kernel"), std::string::npos);
+  }
+}
+
+TEST(PtxLowering, AbsurdLaunchesAreRefused) {
+  EXPECT_THROW(lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 1, 1}, {2048, 1, 1}, {{"N", "1"}}), InputError);
+  EXPECT_THROW(lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1 << 30, 1, 1}, {1024, 1, 1}, {{"N", "1"}}), InputError);
+  EXPECT_THROW(lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 70000, 1}, {32, 1, 1}, {{"N", "1"}}), InputError);
+}
+
+TEST(PtxLowering, MultiDimensionalLaunch) {
+  // mtx_rows / mtx_cols index with 2D blocks: every thread of a W x H image, K taps each.
+  const LoweredKernel k = lower("workloads/dwt/dwt.ptx", {4, 8, 1}, {16, 8, 1},
+                                {{"K", "4"}, {"W", "64"}, {"H", "64"}}, "mtx_rows");
+  std::int64_t warps = 0;
+  for (const WarpProgram& p : k.programs) warps += p.warps;
+  EXPECT_EQ(warps, 4 * 8 * 4);
+  EXPECT_EQ(k.warp_programs.size(), 128u);
+}
+
+// Every committed .ptx parses, decodes and lowers for a small launch with every scalar
+// parameter set to 16.
+TEST(PtxLowering, EveryCommittedKernelLowers) {
+  int kernels = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource + "/workloads")) {
+    if (entry.path().extension() != ".ptx") continue;
+    const Module module = load_ptx_file(entry.path().string());
+    for (const Function& f : module.functions) {
+      if (!f.is_entry) continue;
+      ParameterEntries params;
+      for (const KernelParameter& p : describe_parameters(f)) {
+        if (!p.is_pointer && !p.is_aggregate) params.emplace_back(p.ptx_name, "16");
+      }
+      LoweringOptions options;
+      options.kernel = f.name;
+      options.grid = {2, 1, 1};
+      options.block = {64, 1, 1};
+      options.parameters = params;
+      const LoweredKernel k = lower_kernel(module, options);
+      EXPECT_FALSE(k.programs.empty()) << entry.path() << " " << f.name;
+      ++kernels;
+    }
+  }
+  EXPECT_GE(kernels, 20);
+}
+
+TEST(PtxDecode, LocatedErrors) {
+  const auto error_at = [](const std::string& file, int line, int column, const std::string& part) {
+    const Module module = load_ptx_file(kSource + "/tests/malformed/ptx/" + file);
+    try {
+      decode_module(module);
+      ADD_FAILURE() << file;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.location().line, line) << file << ": " << e.describe();
+      EXPECT_EQ(e.location().column, column) << file << ": " << e.describe();
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  error_at("undefined_label.ptx", 21, 14, "undefined label");
+  error_at("undeclared_register.ptx", 20, 23, "undeclared register '%r9'");
+  error_at("wrong_operand_count.ptx", 20, 5, "takes 3 operands, not 2");
+}
+
+TEST(PtxCfg, PostDominatorsGiveReconvergencePoints) {
+  const Module module = load_ptx_file(kSource + "/tests/ptx/cases/divergent_if.ptx");
+  const DecodedModule decoded = decode_module(module);
+  const DecodedFunction& f = decoded.functions.at(0);
+  const ControlFlowGraph cfg(f);
+  // The divergent branch reconverges at the common store's block, which post-dominates both
+  // paths: the first instruction after the else path.
+  for (std::uint32_t i = 0; i < f.code.size(); ++i) {
+    if (f.code[i].opcode != Opcode::bra || !f.code[i].has_guard) continue;
+    const std::uint32_t join = cfg.reconvergence_point(i);
+    ASSERT_LT(join, f.code.size());
+    EXPECT_EQ(f.code[join - 1].opcode, Opcode::st);  // the else path's store comes just before
+    EXPECT_EQ(cfg.immediate_post_dominators().size(), cfg.blocks().size());
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::ptx

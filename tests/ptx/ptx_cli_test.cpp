@@ -1,0 +1,100 @@
+// `warpsim lower` and `warpsim simulate` on PTX, end to end, and malformed PTX answered with
+// exit status 2, one located error line and nothing written.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_runner.hpp"
+
+namespace {
+
+using namespace warpsim::testing_support;
+
+TEST(PtxCli, LowerJsonContract) {
+  const Result r = run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 32 --param N=102 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kernel"], "mtx_mul_vec");
+  EXPECT_EQ(j["warps"], 1);
+  ASSERT_EQ(j["programs"].size(), 1u);
+  const auto& p = j["programs"][0];
+  EXPECT_EQ(p["warps"], 1);
+  EXPECT_EQ(p["loads"], 206);
+  EXPECT_EQ(p["stores"], 102);
+  EXPECT_TRUE(p["calc_cycles"].is_number());
+  EXPECT_TRUE(p["program"].is_array());
+  EXPECT_EQ(p["kp"].get<std::string>().rfind("kernel mtx_mul_vec\n", 0), 0u);
+}
+
+TEST(PtxCli, LowerKpReadsBackAsAProgram) {
+  const std::string dir = test_dir();
+  const Result r = run_warpsim("lower workloads/dwt/dwt.ptx --kernel mtx --grid 4 --block 256 --param K=8 --param N=1024 "
+                           "--param total=1024 -o " + dir + "/mtx.kp");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The lowered text is a .kp file warpsim runs: 8 warps on one core package.
+  const Result core = run_warpsim("core " + dir + "/mtx.kp --warps 8 --tm 2 --format json");
+  ASSERT_EQ(core.status, 0) << core.err;
+  EXPECT_GT(nlohmann::json::parse(core.out)["cycles"].get<double>(), 0);
+}
+
+TEST(PtxCli, SimulatePtxMatchesSimulateOfItsLoweredProgram) {
+  const std::string dir = test_dir();
+  const std::string args = " --gpu rtx2060 --grid 16 --block 256 --tp 5 --tm 31";
+  ASSERT_EQ(run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 16 --block 256 --param N=4096 -o " + dir + "/m.kp").status, 0);
+  const Result from_ptx = run_warpsim("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx" + args + " --param N=4096");
+  const Result from_kp = run_warpsim("simulate " + dir + "/m.kp" + args);
+  ASSERT_EQ(from_ptx.status, 0) << from_ptx.err;
+  ASSERT_EQ(from_kp.status, 0) << from_kp.err;
+  const auto a = nlohmann::json::parse(from_ptx.out), b = nlohmann::json::parse(from_kp.out);
+  EXPECT_EQ(a["time_us"], b["time_us"]);
+  EXPECT_EQ(a["warp_programs"], 1);
+}
+
+TEST(PtxCli, SimulateMixedWarpPrograms) {
+  // 100 of 128 threads run the kernel, the last warp exits at once: two warp programs.
+  const Result r = run_warpsim("simulate workloads/dwt/dwt.ptx --kernel ltt --gpu rtx2080 --grid 2 --block 64 --tp 5 --tm 12 "
+                           "--param k=0 --param L=5 --param N=200 --param total=100");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GE(j["warp_programs"].get<int>(), 2);
+  EXPECT_GT(j["time_us"].get<double>(), 5.0);
+}
+
+TEST(PtxCli, MalformedPtxExitsTwoWithLocation) {
+  const std::string launch = " --grid 1 --block 32";
+  const std::string dir = "tests/malformed/ptx/";
+  expect_input_error("lower " + dir + "unknown_directive.ptx" + launch, dir + "unknown_directive.ptx:6:1:");
+  expect_input_error("lower " + dir + "bad_operand.ptx" + launch, dir + "bad_operand.ptx:20:18:");
+  expect_input_error("lower " + dir + "bad_address.ptx" + launch, dir + "bad_address.ptx:20:30:");
+  expect_input_error("lower " + dir + "bad_number.ptx" + launch, dir + "bad_number.ptx:20:18:");
+  expect_input_error("lower " + dir + "unterminated_block.ptx" + launch, dir + "unterminated_block.ptx:");
+  expect_input_error("lower " + dir + "unbalanced_brace.ptx" + launch, dir + "unbalanced_brace.ptx:24:1:");
+  expect_input_error("lower " + dir + "missing_semicolon.ptx" + launch, dir + "missing_semicolon.ptx:20:26: expected ';'");
+  expect_input_error("lower " + dir + "unterminated_comment.ptx" + launch, dir + "unterminated_comment.ptx:");
+  expect_input_error("lower " + dir + "truncated.ptx" + launch, dir + "truncated.ptx:");
+  expect_input_error("lower " + dir + "empty.ptx" + launch, dir + "empty.ptx:1:1:");
+  expect_input_error("lower " + dir + "binary.ptx" + launch, dir + "binary.ptx:1:");
+  expect_input_error("lower " + dir + "no_entry.ptx" + launch, dir + "no_entry.ptx:1:1: no kernel");
+  expect_input_error("lower " + dir + "undefined_label.ptx" + launch, dir + "undefined_label.ptx:21:14: undefined label");
+  expect_input_error("lower " + dir + "undeclared_register.ptx" + launch, dir + "undeclared_register.ptx:20:23:");
+  expect_input_error("lower " + dir + "wrong_operand_count.ptx" + launch, dir + "wrong_operand_count.ptx:20:5:");
+  expect_input_error("lower /nonexistent.ptx" + launch, "/nonexistent.ptx: cannot read");
+  expect_input_error("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx" + launch, "kernel mtx_mul_vec parameter 0");
+  expect_input_error("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 4096 --param N=1", "--block has 4096 threads");
+  expect_input_error("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1,1,1,1 --block 32 --param N=1", "--grid '1,1,1,1'");
+  expect_input_error("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx" + launch + " --param N=1 --unknown-branch maybe",
+                     "--unknown-branch 'maybe'");
+  expect_input_error("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx --gpu rtx2060" + launch + " --param N=4",
+                     "no t_p for kernel 'mtx_mul_vec' on rtx2060");
+}
+
+TEST(PtxCli, FailedLowerWritesNoFile) {
+  const std::string dir = test_dir();
+  const std::string out = dir + "/never.kp";
+  std::filesystem::remove(out);
+  expect_input_error("lower tests/malformed/ptx/truncated.ptx --grid 1 --block 32 -o " + out, "tests/malformed/ptx/truncated.ptx:");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+}
+
+}  // namespace
