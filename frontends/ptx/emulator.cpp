@@ -473,6 +473,26 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
     return access;
   }
   const std::uint64_t bytes = static_cast<std::uint64_t>(std::max(1, in.type.bytes() * in.vector_width));
+  if (access.space == StateSpace::global && base.kind == Arg::Kind::reg && bytes <= 32 && (bytes & (bytes - 1)) == 0) {
+    // The common case: naturally aligned accesses of at most a sector, one sector per lane.
+    const std::uint64_t* row = &values_[(frame.register_base + base.reg) * 32];
+    const auto offset = static_cast<std::uint64_t>(in.address.offset);
+    std::array<std::uint64_t, 32> lane_sectors;
+    std::size_t n = 0;
+    bool aligned = true, ascending = true;
+    for_lanes(lanes, [&](int lane) {
+      const std::uint64_t a = row[lane] + offset;
+      aligned = aligned && (a & (bytes - 1)) == 0;
+      lane_sectors[n] = a >> 5;
+      ascending = ascending && (n == 0 || lane_sectors[n - 1] <= lane_sectors[n]);
+      ++n;
+    });
+    if (aligned) {
+      if (!ascending) std::sort(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n));
+      access.sectors = static_cast<std::int32_t>(std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin());
+      return access;
+    }
+  }
   std::array<std::uint64_t, 32 * 4> sectors;  // filled up to `count`
   std::size_t count = 0;
   bool sorted = true;
@@ -734,9 +754,11 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
 bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
   if (in.dsts.size() != 1 || in.dsts[0].kind != Arg::Kind::reg || in.srcs.empty() || in.srcs.size() > 3) return false;
   const bool low_product = in.mul_mode == MulMode::lo;
+  const bool wide32 = in.mul_mode == MulMode::wide && in.type.bits == 32;
   switch (in.opcode) {
     case Opcode::mov: case Opcode::add: case Opcode::sub: case Opcode::and_: case Opcode::or_: case Opcode::xor_: break;
-    case Opcode::mul: case Opcode::mad: if (!low_product) return false; break;
+    case Opcode::mul: case Opcode::mad: if (!low_product && !wide32) return false; break;
+    case Opcode::rem: case Opcode::div: if (in.type.bits != 32) return false; break;
     default: return false;
   }
   std::array<std::array<std::uint64_t, 32>, 3> x;
@@ -760,8 +782,34 @@ bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t bas
     case Opcode::and_: for (int l = 0; l < 32; ++l) r[l] = a[l] & b[l]; break;
     case Opcode::or_: for (int l = 0; l < 32; ++l) r[l] = a[l] | b[l]; break;
     case Opcode::xor_: for (int l = 0; l < 32; ++l) r[l] = a[l] ^ b[l]; break;
-    case Opcode::mul: for (int l = 0; l < 32; ++l) r[l] = a[l] * b[l]; break;
-    case Opcode::mad: for (int l = 0; l < 32; ++l) r[l] = a[l] * b[l] + c[l]; break;
+    case Opcode::mul:
+    case Opcode::mad: {
+      std::array<std::uint64_t, 32> x1 = a, x2 = b;
+      if (wide32) {  // 32 x 32 -> 64 bits: extend the operands, then an ordinary product
+        for (int l = 0; l < 32; ++l) {
+          x1[l] = in.type.is_signed() ? static_cast<std::uint64_t>(sign_extend(a[l], 32)) : truncate(a[l], 32);
+          x2[l] = in.type.is_signed() ? static_cast<std::uint64_t>(sign_extend(b[l], 32)) : truncate(b[l], 32);
+        }
+      }
+      for (int l = 0; l < 32; ++l) r[l] = x1[l] * x2[l] + (in.opcode == Opcode::mad ? c[l] : 0);
+      break;
+    }
+    case Opcode::rem:
+    case Opcode::div: {
+      for (int l = 0; l < 32; ++l) {
+        if (((lanes >> l) & 1) == 0) continue;
+        if (static_cast<std::uint32_t>(b[l]) == 0) return false;  // undefined: the general path says unknown
+        if (in.type.is_signed()) {
+          const auto x = static_cast<std::int32_t>(a[l]), y = static_cast<std::int32_t>(b[l]);
+          if (y == -1) return false;
+          r[l] = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.opcode == Opcode::rem ? x % y : x / y));
+        } else {
+          const auto x = static_cast<std::uint32_t>(a[l]), y = static_cast<std::uint32_t>(b[l]);
+          r[l] = in.opcode == Opcode::rem ? x % y : x / y;
+        }
+      }
+      break;
+    }
     default: return false;
   }
   const Frame& frame = frames_.back();
