@@ -761,20 +761,20 @@ bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t bas
     case Opcode::rem: case Opcode::div: if (in.type.bits != 32) return false; break;
     default: return false;
   }
-  std::array<std::array<std::uint64_t, 32>, 3> x;
+  std::array<std::array<std::uint64_t, 32>, 3> operand;
   for (std::size_t i = 0; i < in.srcs.size(); ++i) {
     const Arg& arg = in.srcs[i];
     if (arg.negated || arg.kind == Arg::Kind::sink || arg.kind == Arg::Kind::none) return false;
     if (arg.kind == Arg::Kind::reg) {
-      std::copy_n(&values_[(base + arg.reg) * 32], 32, x[i].begin());
+      std::copy_n(&values_[(base + arg.reg) * 32], 32, operand[i].begin());
     } else {
-      x[i].fill(arg.imm);
+      operand[i].fill(arg.imm);
     }
   }
   std::array<std::uint64_t, 32> r;
-  const auto& a = x[0];
-  const auto& b = x[1];
-  const auto& c = x[2];
+  const auto& a = operand[0];
+  const auto& b = operand[1];
+  const auto& c = operand[2];
   switch (in.opcode) {
     case Opcode::mov: r = a; break;
     case Opcode::add: for (int l = 0; l < 32; ++l) r[l] = a[l] + b[l]; break;
