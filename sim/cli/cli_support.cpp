@@ -94,7 +94,7 @@ std::int64_t parse_count_flag(const std::string& text, const std::string& flag) 
 
 void add_program_options(po::options_description& options) {
   options.add_options()
-      ("program", po::value<std::string>()->required(), "kernel program (.kp)")
+      ("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx)")
       ("param", po::value<std::vector<std::string>>()->composing(),
        "NAME=VALUE (repeatable): a .kp `repeat NAME` count, or a PTX kernel parameter by PTX name, position (0=...) or, "
        "for any other name, the next scalar parameter in order")
