@@ -41,21 +41,8 @@ void for_lanes(std::uint32_t mask, F f) {
   }
 }
 
-bool compare_int(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t) {
-  const int bits = width(t);
-  if (t.is_signed()) {
-    const std::int64_t x = sign_extend(a, bits), y = sign_extend(b, bits);
-    switch (c) {
-      case Compare::eq: return x == y;
-      case Compare::ne: return x != y;
-      case Compare::lt: case Compare::lo: return x < y;
-      case Compare::le: case Compare::ls: return x <= y;
-      case Compare::gt: case Compare::hi: return x > y;
-      case Compare::ge: case Compare::hs: return x >= y;
-      default: return false;
-    }
-  }
-  const std::uint64_t x = truncate(a, bits), y = truncate(b, bits);
+template <typename T>
+bool compare_ordered(Compare c, T x, T y) {
   switch (c) {
     case Compare::eq: return x == y;
     case Compare::ne: return x != y;
@@ -65,6 +52,12 @@ bool compare_int(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t) {
     case Compare::ge: case Compare::hs: return x >= y;
     default: return false;
   }
+}
+
+bool compare_int(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t) {
+  const int bits = width(t);
+  return t.is_signed() ? compare_ordered(c, sign_extend(a, bits), sign_extend(b, bits))
+                       : compare_ordered(c, truncate(a, bits), truncate(b, bits));
 }
 
 bool compare_float(Compare c, double x, double y) {
