@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "frontends/ptx/cfg.hpp"
@@ -66,7 +67,8 @@ class WarpEmulator {
   // Throws InputError when the warp exceeds max_steps_per_warp or calls too deep.
   std::int64_t run(Dim3 block_index, std::int64_t warp, InstructionSink& sink);
 
-  const UnknownBranchReport& unknown_branches() const { return unknown_branches_; }
+  // The branches on unknown values met since the last call, and a fresh count.
+  UnknownBranchReport take_unknown_branches() { return std::exchange(unknown_branches_, UnknownBranchReport{}); }
 
  private:
   // A value stored in the param space (call arguments and return values), per lane.

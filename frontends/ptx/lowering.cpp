@@ -1,5 +1,9 @@
 #include "frontends/ptx/lowering.hpp"
 
+#include <exception>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 #include <unordered_map>
 
 #include "frontends/ptx/decode.hpp"
@@ -82,6 +86,47 @@ void check_launch(const LoweringOptions& o) {
   }
 }
 
+// Blocks are emulated in chunks, in parallel; each chunk keeps its distinct streams.
+constexpr std::int64_t kBlocksPerChunk = 16;
+
+struct Chunk {
+  std::vector<std::vector<TraceItem>> streams;  // distinct, in order of first appearance
+  std::vector<std::int64_t> first_warp_of;      // per stream: its first warp, counted from the chunk's start
+  std::vector<std::uint32_t> warp_streams;      // per warp of the chunk: index into streams
+  std::int64_t instructions = 0;
+  UnknownBranchReport unknown;
+  std::exception_ptr error;  // the chunk stops at its first error; the earliest chunk's is reported
+};
+
+void emulate_chunk(WarpEmulator& emulator, const LoweringOptions& options, std::int64_t first_block, std::int64_t end_block,
+                   std::int64_t warps_per_block, Chunk& chunk) {
+  try {
+    TraceFolder folder;
+    std::unordered_map<std::size_t, std::vector<std::uint32_t>> by_hash;
+    for (std::int64_t b = first_block; b < end_block; ++b) {
+      const Dim3 index{b % options.grid.x, (b / options.grid.x) % options.grid.y, b / (options.grid.x * options.grid.y)};
+      for (std::int64_t w = 0; w < warps_per_block; ++w) {
+        chunk.instructions += emulator.run(index, w, folder);
+        std::vector<TraceItem> stream = folder.finish();
+        std::vector<std::uint32_t>& candidates = by_hash[stream_hash(stream)];
+        auto id = static_cast<std::uint32_t>(chunk.streams.size());
+        for (const std::uint32_t c : candidates) {
+          if (chunk.streams[c] == stream) id = c;
+        }
+        if (id == chunk.streams.size()) {
+          candidates.push_back(id);
+          chunk.streams.push_back(std::move(stream));
+          chunk.first_warp_of.push_back(static_cast<std::int64_t>(chunk.warp_streams.size()));
+        }
+        chunk.warp_streams.push_back(id);
+      }
+    }
+  } catch (...) {
+    chunk.error = std::current_exception();
+  }
+  chunk.unknown = emulator.take_unknown_branches();
+}
+
 }  // namespace
 
 std::uint32_t select_kernel(const Module& module, const std::string& name) {
@@ -107,7 +152,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   const DecodedModule decoded = decode_module(module);
   check_launch(options);
   const Function& function = module.functions[entry];
-  std::vector<std::optional<std::uint64_t>> values = bind_parameters(function, options.parameters);
+  const std::vector<std::optional<std::uint64_t>> values = bind_parameters(function, options.parameters);
 
   LoweredKernel result;
   result.ptx_name = function.name;
@@ -115,33 +160,53 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   result.grid = options.grid;
   result.block = options.block;
   result.warnings = decoded.warnings;
-  WarpEmulator emulator(decoded, entry, options.grid, options.block, std::move(values), options.emulator);
-  TraceFolder folder;
   const std::int64_t warps_per_block = (options.block.count() + 31) / 32;
+  const std::int64_t blocks = options.grid.count();
+  const std::int64_t chunk_count = (blocks + kBlocksPerChunk - 1) / kBlocksPerChunk;
+  std::vector<Chunk> chunks(static_cast<std::size_t>(chunk_count));
+  tbb::enumerable_thread_specific<WarpEmulator> emulators(decoded, entry, options.grid, options.block, values, options.emulator);
+  const auto emulate = [&] {
+    tbb::parallel_for(std::int64_t{0}, chunk_count, [&](std::int64_t c) {
+      WarpEmulator& emulator = emulators.local();
+      emulator.take_unknown_branches();
+      emulate_chunk(emulator, options, c * kBlocksPerChunk, std::min(blocks, (c + 1) * kBlocksPerChunk), warps_per_block,
+                    chunks[static_cast<std::size_t>(c)]);
+    });
+  };
+  if (options.threads > 0) {
+    tbb::task_arena arena(options.threads);
+    arena.execute(emulate);
+  } else {
+    emulate();
+  }
+  // Merge in warp order, so the programs' order and ids do not depend on the scheduling.
   std::vector<std::vector<TraceItem>> streams;
   std::unordered_map<std::size_t, std::vector<std::uint32_t>> by_hash;
-  result.warp_programs.reserve(static_cast<std::size_t>(options.grid.count() * warps_per_block));
-  for (std::int64_t bz = 0; bz < options.grid.z; ++bz) {
-    for (std::int64_t by = 0; by < options.grid.y; ++by) {
-      for (std::int64_t bx = 0; bx < options.grid.x; ++bx) {
-        for (std::int64_t w = 0; w < warps_per_block; ++w) {
-          result.emulated_instructions += emulator.run(Dim3{bx, by, bz}, w, folder);
-          std::vector<TraceItem> stream = folder.finish();
-          std::vector<std::uint32_t>& candidates = by_hash[stream_hash(stream)];
-          std::uint32_t id = static_cast<std::uint32_t>(streams.size());
-          for (const std::uint32_t c : candidates) {
-            if (streams[c] == stream) id = c;
-          }
-          if (id == streams.size()) {
-            candidates.push_back(id);
-            streams.push_back(std::move(stream));
-            result.programs.emplace_back();
-            result.programs.back().first_warp = static_cast<std::int64_t>(result.warp_programs.size());
-          }
-          ++result.programs[id].warps;
-          result.warp_programs.push_back(id);
-        }
+  result.warp_programs.reserve(static_cast<std::size_t>(blocks * warps_per_block));
+  for (Chunk& chunk : chunks) {
+    if (chunk.error) std::rethrow_exception(chunk.error);
+    result.emulated_instructions += chunk.instructions;
+    if (chunk.unknown.count > 0 && result.unknown_branches.count == 0) result.unknown_branches.first = chunk.unknown.first;
+    result.unknown_branches.count += chunk.unknown.count;
+    std::vector<std::uint32_t> global_id(chunk.streams.size());
+    for (std::size_t local = 0; local < chunk.streams.size(); ++local) {
+      std::vector<TraceItem>& stream = chunk.streams[local];
+      std::vector<std::uint32_t>& candidates = by_hash[stream_hash(stream)];
+      auto id = static_cast<std::uint32_t>(streams.size());
+      for (const std::uint32_t c : candidates) {
+        if (streams[c] == stream) id = c;
       }
+      if (id == streams.size()) {
+        candidates.push_back(id);
+        streams.push_back(std::move(stream));
+        result.programs.emplace_back();
+        result.programs.back().first_warp = static_cast<std::int64_t>(result.warp_programs.size()) + chunk.first_warp_of[local];
+      }
+      global_id[local] = id;
+    }
+    for (const std::uint32_t local : chunk.warp_streams) {
+      ++result.programs[global_id[local]].warps;
+      result.warp_programs.push_back(global_id[local]);
     }
   }
   for (std::size_t i = 0; i < streams.size(); ++i) {
@@ -151,7 +216,6 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
     build(streams[i], options, p.program, p.notes);
     p.program.finish();
   }
-  result.unknown_branches = emulator.unknown_branches();
   return result;
 }
 

@@ -46,6 +46,7 @@ struct LoweringOptions {
   EmulatorOptions emulator;
   isa::Millicycles load_cycles = kDefaultMemoryCycles;
   isa::Millicycles store_cycles = kDefaultMemoryCycles;
+  int threads = 0;  // worker threads for emulating warps (oneTBB); 0: all cores. The result is the same.
 };
 
 struct LoweredKernel {

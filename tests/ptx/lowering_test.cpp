@@ -125,6 +125,28 @@ TEST(PtxLowering, DwtKernelsOverALargeGrid) {
   EXPECT_EQ(counts(l), (std::vector<Counts>{{3, 4, 2}, {1, 4, 2}}));
 }
 
+TEST(PtxLowering, SameResultWhateverTheThreadCount) {
+  const Module module = load_ptx_file(kSource + "/workloads/dwt/dwt.ptx");
+  LoweringOptions options;
+  options.kernel = "ltt";
+  options.grid = {97, 1, 1};  // several chunks, the last one short
+  options.block = {96, 1, 1};
+  options.parameters = {{"k", "1"}, {"L", "5"}, {"N", "18000"}, {"total", "9000"}};
+  options.threads = 1;
+  const LoweredKernel one = lower_kernel(module, options);
+  options.threads = 2;
+  const LoweredKernel two = lower_kernel(module, options);
+  EXPECT_EQ(one.warp_programs, two.warp_programs);
+  ASSERT_EQ(one.programs.size(), two.programs.size());
+  EXPECT_GE(one.programs.size(), 2u);
+  for (std::size_t i = 0; i < one.programs.size(); ++i) {
+    EXPECT_TRUE(one.programs[i].program.same_meaning(two.programs[i].program));
+    EXPECT_EQ(one.programs[i].warps, two.programs[i].warps);
+    EXPECT_EQ(one.programs[i].first_warp, two.programs[i].first_warp);
+  }
+  EXPECT_EQ(one.emulated_instructions, two.emulated_instructions);
+}
+
 TEST(PtxLowering, HandWrittenCases) {
   const std::string dir = "tests/ptx/cases/";
   EXPECT_EQ(counts(lower(dir + "divergent_if.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{2, 1, 3}}));
