@@ -309,15 +309,7 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
       if (frames_.empty()) break;
       const DecodedInstruction& call = module_.functions[frames_.back().function].code[call_pc];
       const DecodedFunction& callee = f;
-      for (std::size_t i = 0; i < call.call_returns.size(); ++i) {
-        for (Slot& s : param_store_) {
-          if (s.slot == callee.return_slots[i]) {
-            Slot copy = s;
-            copy.slot = call.call_returns[i];
-            param_store_.push_back(copy);
-          }
-        }
-      }
+      for (std::size_t i = 0; i < call.call_returns.size(); ++i) copy_param(callee.return_slots[i], call.call_returns[i]);
       continue;
     }
     if (++steps > options_.max_steps_per_warp) {
@@ -398,16 +390,7 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
         ++e.pc;
         const std::uint32_t call_pc = e.pc - 1;
         const DecodedFunction& callee = module_.functions[in.target];
-        for (std::size_t i = 0; i < in.call_args.size(); ++i) {
-          const std::size_t existing = param_store_.size();
-          for (std::size_t k = 0; k < existing; ++k) {
-            if (param_store_[k].slot == in.call_args[i]) {
-              Slot copy = param_store_[k];
-              copy.slot = callee.param_slots[i];
-              param_store_.push_back(copy);
-            }
-          }
-        }
+        for (std::size_t i = 0; i < in.call_args.size(); ++i) copy_param(in.call_args[i], callee.param_slots[i]);
         start_frame(in.target, executing, call_pc);  // invalidates `frame` and `e`
         break;
       }
@@ -428,6 +411,20 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
     }
   }
   return steps;
+}
+
+// Passing an argument or a return value: the values stored in slot `from` (at every offset)
+// replace whatever slot `to` held.
+void WarpEmulator::copy_param(std::int32_t from, std::int32_t to) {
+  if (from == to) return;
+  std::erase_if(param_store_, [&](const Slot& s) { return s.slot == to; });
+  const std::size_t existing = param_store_.size();
+  for (std::size_t k = 0; k < existing; ++k) {
+    if (param_store_[k].slot != from) continue;
+    Slot copy = param_store_[k];
+    copy.slot = to;
+    param_store_.push_back(copy);
+  }
 }
 
 std::uint32_t WarpEmulator::unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown) {
@@ -650,7 +647,6 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
         return true;
       });
     case Opcode::shfl: {
-      const std::uint32_t sources_known = inputs;
       std::array<std::uint64_t, 32> result{};
       std::array<bool, 32> in_range{};
       std::uint32_t result_known = 0;
@@ -669,7 +665,7 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
         if (!ok) j = lane;
         const auto src = static_cast<int>(j & 31);
         in_range[static_cast<std::size_t>(lane)] = ok;
-        if ((sources_known | ~known_of(a)) && ((known_of(a) >> src) & 1) && ((gtrue >> src) & 1)) {
+        if (((known_of(a) >> src) & 1) && ((gtrue >> src) & 1)) {
           result[static_cast<std::size_t>(lane)] = read(a, src);
           result_known |= std::uint32_t{1} << lane;
         }

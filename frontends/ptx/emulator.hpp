@@ -94,6 +94,7 @@ class WarpEmulator {
   bool fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing);
   Access access_of(const DecodedInstruction& in, std::uint32_t lanes);
   void note_unknown_branch(const DecodedInstruction& in);
+  void copy_param(std::int32_t from, std::int32_t to);
   // Which of `unknown` lanes take the branch at `pc` of the current frame.
   std::uint32_t unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown);
 

@@ -163,6 +163,8 @@ TEST(PtxLowering, HandWrittenCases) {
   EXPECT_EQ(counts(lower(dir + "barrier.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{2, 1, 1}}));
   EXPECT_EQ(counts(lower(dir + "triangular_loop.ptx", {1, 1, 1}, {32, 1, 1})), (std::vector<Counts>{{1, 31, 1}}));
   EXPECT_EQ(counts(lower(dir + "call_func.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{2, 4, 1}}));
+  // The second call sees its own argument (5), not the first call's (2).
+  EXPECT_EQ(counts(lower(dir + "repeated_call.ptx", {1, 1, 1}, {32, 1, 1})), (std::vector<Counts>{{1, 7, 1}}));
 }
 
 TEST(PtxLowering, BarrierCountsSharedAccessesInsideCalcPeriods) {
