@@ -25,15 +25,16 @@ const std::unordered_map<std::string_view, OpcodeInfo>& opcode_table() {
       {"max", {Opcode::max, 3}},       {"and", {Opcode::and_, 3}},        {"or", {Opcode::or_, 3}},
       {"xor", {Opcode::xor_, 3}},      {"not", {Opcode::not_, 2}},        {"cnot", {Opcode::cnot, 2}},
       {"shl", {Opcode::shl, 3}},       {"shr", {Opcode::shr, 3}},         {"popc", {Opcode::popc, 2}},
-      {"clz", {Opcode::clz, 2}},       {"brev", {Opcode::brev, 2}},       {"bfe", {Opcode::bfe, 4}},
+      {"clz", {Opcode::clz, 2}},       {"bfind", {Opcode::bfind, 2}},       {"brev", {Opcode::brev, 2}},       {"bfe", {Opcode::bfe, 4}},
       {"bfi", {Opcode::bfi, 5}},       {"prmt", {Opcode::prmt, 4}},       {"sad", {Opcode::sad, 4}},
       {"fma", {Opcode::fma, 4}},       {"sqrt", {Opcode::sqrt, 2}},       {"rcp", {Opcode::rcp, 2}},
       {"rsqrt", {Opcode::rsqrt, 2}},   {"sin", {Opcode::sin, 2}},         {"cos", {Opcode::cos, 2}},
       {"lg2", {Opcode::lg2, 2}},       {"ex2", {Opcode::ex2, 2}},         {"tanh", {Opcode::tanh, 2}},
       {"copysign", {Opcode::copysign, 3}}, {"testp", {Opcode::testp, 2}}, {"setp", {Opcode::setp, -1}},
       {"set", {Opcode::set, -1}},      {"selp", {Opcode::selp, 4}},       {"slct", {Opcode::slct, 4}},
-      {"cvt", {Opcode::cvt, 2}},       {"cvta", {Opcode::cvta, 2}},       {"ld", {Opcode::ld, 2}},
-      {"ldu", {Opcode::ldu, 2}},       {"st", {Opcode::st, 2}},           {"atom", {Opcode::atom, -1}},
+      {"cvt", {Opcode::cvt, -1}},       {"cvta", {Opcode::cvta, 2}},       {"ld", {Opcode::ld, -1}},
+      {"ldu", {Opcode::ldu, -1}},      {"st", {Opcode::st, -1}},        {"alloca", {Opcode::alloca, -1}},
+      {"wmma", {Opcode::ld, -1}},           {"atom", {Opcode::atom, -1}},
       {"red", {Opcode::red, -1}},      {"cp", {Opcode::cp_async, -1}},    {"tex", {Opcode::tex, -1}},
       {"tld4", {Opcode::tex, -1}},     {"suld", {Opcode::surface, -1}},   {"sust", {Opcode::surface, -1}},
       {"sured", {Opcode::surface, -1}}, {"prefetch", {Opcode::prefetch, -1}}, {"prefetchu", {Opcode::prefetch, -1}},
@@ -152,8 +153,10 @@ class ModuleDecoder {
   explicit ModuleDecoder(const Module& module) : module_(module) { result_.file = module.file; }
 
   DecodedModule run() {
+    // A name can be declared (a prototype) before it is defined: calls go to the definition.
     for (std::size_t i = 0; i < module_.functions.size(); ++i) {
-      function_index_.emplace(module_.functions[i].name, static_cast<std::uint32_t>(i));
+      const auto [it, inserted] = function_index_.emplace(module_.functions[i].name, static_cast<std::uint32_t>(i));
+      if (!inserted && module_.functions[i].has_body) it->second = static_cast<std::uint32_t>(i);
     }
     for (const Declaration& d : module_.globals) add_symbol(d, module_symbols_);
     // Parameter slots of every function first, so calls can name the callee's slots.
@@ -400,15 +403,20 @@ class ModuleDecoder {
         if (d.opcode == Opcode::vote) {
           d.vote_mode = m == "all" ? VoteMode::all : m == "any" ? VoteMode::any : m == "uni" ? VoteMode::uni : VoteMode::ballot;
         }
-      } else if (m == "cc" || (in.opcode == "mul" && m == "hi")) {
+      } else if (m == "cc" || m == "shiftamt") {
         d.opcode = Opcode::other_calc;  // carry chains are not emulated
       } else if (in.opcode == "cp" && m == "async") {
         d.opcode = Opcode::cp_async;
+      } else if (in.opcode == "wmma" && m == "store") {
+        d.opcode = Opcode::st;
       }
     }
     if (in.opcode == "cp" && d.opcode != Opcode::cp_async) d.opcode = Opcode::other_calc;
-    if (in.opcode == "cp" && std::find(in.modifiers.begin(), in.modifiers.end(), "bulk") != in.modifiers.end()) {
-      d.opcode = Opcode::other_calc;  // bulk copies (TMA) are priced as calc for now
+    if (in.opcode == "wmma") {
+      const bool memory = std::find(in.modifiers.begin(), in.modifiers.end(), "load") != in.modifiers.end() ||
+                          d.opcode == Opcode::st;
+      if (!memory) d.opcode = Opcode::other_calc;  // wmma.mma: arithmetic
+      d.unknown_footprint = true;
     }
     if (!types.empty()) d.type = types.front();
     d.src_type = types.size() > 1 ? types[1] : d.type;
@@ -422,14 +430,26 @@ class ModuleDecoder {
     switch (d.opcode) {
       case Opcode::ld:
       case Opcode::ldu:
-        destinations(ops[0], d.dsts);
+        // A third operand is a cache policy (ld.global.L2::cache_hint) or a wmma stride.
+        if (ops.size() < 2 || ops.size() > 3) fail(in.pos, "'" + d.text + "' takes 2 or 3 operands, not " + std::to_string(ops.size()));
+        if (in.opcode == "wmma") {
+          generic_destinations(ops[0], d);
+        } else {
+          destinations(ops[0], d.dsts);
+        }
         d.address = address(ops[1]);
         if (d.address.param_slot >= 0) d.space = StateSpace::param;
         return;
       case Opcode::st:
+        if (ops.size() < 2 || ops.size() > 3) fail(in.pos, "'" + d.text + "' takes 2 or 3 operands, not " + std::to_string(ops.size()));
         d.address = address(ops[0]);
         if (d.address.param_slot >= 0) d.space = StateSpace::param;
-        sources(ops[1], d);
+        if (in.opcode != "wmma") sources(ops[1], d);
+        return;
+      case Opcode::alloca:
+        if (ops.size() < 2 || ops.size() > 3) fail(in.pos, "'" + d.text + "' takes 2 or 3 operands, not " + std::to_string(ops.size()));
+        destinations(ops[0], d.dsts);
+        d.srcs.push_back(value(ops[1], {TypeKind::u, 64}));
         return;
       case Opcode::atom:
         if (ops.size() < 3) fail(in.pos, "'" + d.text + "' takes a destination, an address and operands");
@@ -440,11 +460,7 @@ class ModuleDecoder {
         if (ops.size() < 2) fail(in.pos, "'" + d.text + "' takes an address and an operand");
         d.address = address(ops[0]);
         return;
-      case Opcode::cp_async:
-        if (ops.size() < 3) fail(in.pos, "'" + d.text + "' takes two addresses and a size");
-        d.address = address(ops[1]);  // the global source
-        d.space = StateSpace::global;
-        return;
+      case Opcode::cp_async: decode_copy(in, d); return;
       case Opcode::tex:
       case Opcode::surface:
       case Opcode::prefetch:
@@ -484,6 +500,12 @@ class ModuleDecoder {
         return;
       case Opcode::cvt:
       case Opcode::cvta:
+        if (ops.size() == 3 && d.opcode == Opcode::cvt) {  // packing two values (cvt.rn.f16x2.f32): not tracked
+          generic_destinations(ops[0], d);
+          d.opcode = Opcode::other_calc;
+          return;
+        }
+        if (ops.size() != 2) fail(in.pos, "'" + d.text + "' takes 2 operands, not " + std::to_string(ops.size()));
         destinations(ops[0], d.dsts);
         d.srcs.push_back(value(ops[1], d.src_type));
         return;
@@ -500,6 +522,37 @@ class ModuleDecoder {
         }
         return;
     }
+  }
+
+  // cp.async [dst], [src], size...: the global side is the access. Its spaces are named in order
+  // (destination first): cp.async.ca.shared.global loads, cp.async.bulk.global.shared::cta and
+  // cp.reduce.async.bulk.global... store. The group, wait and mbarrier forms are calc.
+  void decode_copy(const Instruction& in, DecodedInstruction& d) {
+    const std::vector<Operand>& ops = in.operands;
+    if (ops.size() < 2 || ops[0].kind != Operand::Kind::address || ops[1].kind != Operand::Kind::address) {
+      d.opcode = Opcode::other_calc;
+      return;
+    }
+    std::vector<StateSpace> spaces;
+    for (const std::string& m : in.modifiers) {
+      if (const auto space = parse_space(m)) spaces.push_back(*space);
+    }
+    const bool to_global = !spaces.empty() && spaces.front() == StateSpace::global;
+    const bool from_global = spaces.size() > 1 && spaces[1] == StateSpace::global;
+    if (!to_global && !from_global) {
+      d.opcode = Opcode::other_calc;  // shared to shared (clusters)
+      return;
+    }
+    d.writes_global = to_global;
+    d.space = StateSpace::global;
+    const Operand& side = ops[to_global ? 0 : 1];
+    if (!side.elements.empty()) {  // [tensorMap, {coordinates}]: a tensor tile, footprint unknown
+      d.unknown_footprint = true;
+      d.address.base.kind = Arg::Kind::sink;
+    } else {
+      d.address = address(side);
+    }
+    if (ops.size() > 2 && ops[2].kind != Operand::Kind::address) d.srcs.push_back(value(ops[2], {TypeKind::u, 32}));
   }
 
   void sources(const Operand& o, DecodedInstruction& d) {

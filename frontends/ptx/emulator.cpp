@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::uint32_t kNoReconvergence = std::numeric_limits<std::uint32_t>::max();
 constexpr std::size_t kMaxCallDepth = 64;
+constexpr std::uint64_t kAllocaBase = std::uint64_t{1} << 32;  // local addresses of alloca, above any __local_depot
 __extension__ typedef __int128 Wide;  // GCC/Clang 128-bit integer, for mul.hi and mul.wide
 
 std::uint64_t truncate(std::uint64_t v, int bits) { return bits >= 64 ? v : v & ((std::uint64_t{1} << bits) - 1); }
@@ -146,6 +147,12 @@ bool integer_op(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, 
     }
     case Opcode::popc: r = static_cast<std::uint64_t>(std::popcount(truncate(a, bits))); return true;
     case Opcode::clz: r = static_cast<std::uint64_t>(std::countl_zero(truncate(a, bits)) - (64 - bits)); return true;
+    case Opcode::bfind: {  // the most significant non-sign bit, 0xFFFFFFFF when there is none
+      std::uint64_t v = truncate(a, bits);
+      if (s && sign_extend(a, bits) < 0) v = truncate(~a, bits);
+      r = v == 0 ? 0xFFFFFFFFu : static_cast<std::uint64_t>(63 - std::countl_zero(v));
+      return true;
+    }
     case Opcode::brev: {
       std::uint64_t v = truncate(a, bits), out = 0;
       for (int i = 0; i < bits; ++i) out |= ((v >> i) & 1) << (bits - 1 - i);
@@ -280,6 +287,7 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
   frames_.clear();
   param_store_.clear();
   loop_exit_counts_.clear();
+  alloca_top_ = kAllocaBase;
   const std::int64_t lanes = std::min<std::int64_t>(32, block_.count() - warp * 32);
   alive_ = lanes >= 32 ? 0xFFFFFFFFu : (std::uint32_t{1} << lanes) - 1;
   start_frame(entry_, alive_, 0);
@@ -445,7 +453,7 @@ void WarpEmulator::note_unknown_branch(const DecodedInstruction& in) {
 
 Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access;
-  access.kind = in.opcode == Opcode::st || in.opcode == Opcode::red ? AccessKind::store
+  access.kind = in.opcode == Opcode::st || in.opcode == Opcode::red || in.writes_global ? AccessKind::store
                 : in.opcode == Opcode::atom                         ? AccessKind::atomic
                                                                     : AccessKind::load;
   access.space = in.space;
@@ -455,6 +463,35 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
     return access;
   }
   const Frame& frame = frames_.back();
+  std::uint64_t bytes = static_cast<std::uint64_t>(std::max(1, in.type.bytes() * in.vector_width));
+  if (in.opcode == Opcode::cp_async) {  // the copy's size operand
+    const Arg* size = in.srcs.empty() ? nullptr : &in.srcs[0];
+    const bool known = size != nullptr && (size->kind == Arg::Kind::imm ||
+                                           (size->kind == Arg::Kind::reg && (known_[frame.register_base + size->reg] & lanes) == lanes));
+    if (!known || lanes == 0) {
+      access.sectors = lanes == 0 ? 0 : -1;
+      return access;
+    }
+    bytes = size->kind == Arg::Kind::imm ? size->imm : values_[(frame.register_base + size->reg) * 32 + static_cast<std::size_t>(std::countr_zero(lanes))];
+    bytes = std::max<std::uint64_t>(bytes, 1);
+    const Arg& base = in.address.base;
+    if (std::popcount(lanes) == 1 && (base.kind == Arg::Kind::imm || (known_[frame.register_base + base.reg] & lanes) != 0)) {
+      // A bulk copy issued by one lane (the usual case): the sectors its byte range spans.
+      const std::uint64_t a = (base.kind == Arg::Kind::imm ? base.imm : values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(std::countr_zero(lanes))]) +
+                              static_cast<std::uint64_t>(in.address.offset);
+      access.sectors = static_cast<std::int32_t>(std::min<std::uint64_t>(((a + bytes - 1) >> 5) - (a >> 5) + 1, 1u << 30));
+      return access;
+    }
+    if (bytes > 32) {
+      access.sectors = -1;  // several lanes copying large blocks: not counted
+      return access;
+    }
+  }
+  if (in.unknown_footprint) {
+    access.sectors = lanes == 0 ? 0 : -1;
+    if (access.space == StateSpace::generic) access.space = StateSpace::global;
+    return access;
+  }
   const Arg& base = in.address.base;
   const std::uint32_t known = base.kind == Arg::Kind::reg ? known_[frame.register_base + base.reg] : 0xFFFFFFFFu;
   if ((lanes & ~known) != 0) {
@@ -462,7 +499,6 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
     if (access.space == StateSpace::generic) access.space = StateSpace::global;
     return access;
   }
-  const std::uint64_t bytes = static_cast<std::uint64_t>(std::max(1, in.type.bytes() * in.vector_width));
   if (access.space == StateSpace::global && base.kind == Arg::Kind::reg && bytes <= 32 && (bytes & (bytes - 1)) == 0) {
     // The common case: naturally aligned accesses of at most a sector, one sector per lane.
     const std::uint64_t* row = &values_[(frame.register_base + base.reg) * 32];
@@ -698,6 +734,15 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
       }
       return write(in.dsts[0], 0xFFFFFFFFu, [&](int, std::uint64_t& v) {
         v = r;
+        return true;
+      });
+    }
+    case Opcode::alloca: {  // local memory for the frame: a known address in the local space
+      const std::uint64_t address = alloca_top_;
+      const std::uint64_t size = in.srcs[0].kind == Arg::Kind::imm ? in.srcs[0].imm : 0;
+      alloca_top_ += (std::min<std::uint64_t>(size, kWindowSize / 4) + 15) / 16 * 16;
+      return write(in.dsts[0], 0xFFFFFFFFu, [&](int, std::uint64_t& v) {
+        v = address;
         return true;
       });
     }

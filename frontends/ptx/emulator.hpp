@@ -113,7 +113,8 @@ class WarpEmulator {
   std::vector<std::uint32_t> known_;
   std::vector<Frame> frames_;
   std::vector<Slot> param_store_;
-  std::vector<std::pair<std::uint64_t, std::int64_t>> loop_exit_counts_;  // (function << 32 | pc, evaluations)
+  std::vector<std::pair<std::uint64_t, std::int64_t>> loop_exit_counts_;
+  std::uint64_t alloca_top_ = 0;  // (function << 32 | pc, evaluations)
 };
 
 }  // namespace warpsim::ptx

@@ -13,13 +13,13 @@ namespace warpsim::ptx {
 enum class Opcode : std::uint8_t {
   // integer and bit arithmetic
   mov, add, sub, mul, mad, mul24, mad24, div, rem, abs, neg, min, max, and_, or_, xor_, not_, cnot,
-  shl, shr, popc, clz, brev, bfe, bfi, prmt, sad,
+  shl, shr, popc, clz, bfind, brev, bfe, bfi, prmt, sad,
   // floating point (integer forms above also take float types)
   fma, sqrt, rcp, rsqrt, sin, cos, lg2, ex2, tanh, copysign, testp,
   // compare, select, convert
   setp, set, selp, slct, cvt, cvta,
   // memory
-  ld, ldu, st, atom, red, cp_async, tex, surface, prefetch,
+  ld, ldu, st, atom, red, cp_async, tex, surface, prefetch, alloca,
   // control
   bra, brx, call, ret, exit, trap,
   // warp-level
@@ -79,6 +79,8 @@ struct DecodedInstruction {
   ShflMode shfl_mode = ShflMode::idx;
   VoteMode vote_mode = VoteMode::any;
   bool atomic_returns = false;  // atom (returns the old value) vs red
+  bool writes_global = false;    // cp.async(.bulk) from shared to global, cp.reduce.async.bulk
+  bool unknown_footprint = false;  // wmma fragments, tensor-map copies: sectors not computed
   bool has_guard = false;
   bool guard_negated = false;
   std::uint32_t guard_reg = 0;

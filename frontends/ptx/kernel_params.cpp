@@ -17,28 +17,46 @@ std::string demangle(const std::string& name) {
   return status == 0 && text ? std::string(text.get()) : std::string();
 }
 
-// The top-level argument types of a demangled "name(int, float*, Foo<a, b>)".
+// Where the parameter list of a demangled signature opens: the '(' matching its final ')'.
+// (Names can hold parentheses themselves: "apply<launch(float*)::{lambda(float)#1}>(...)".)
+std::size_t parameter_list_start(const std::string& signature) {
+  if (signature.empty() || signature.back() != ')') return std::string::npos;
+  int depth = 0;
+  for (std::size_t i = signature.size(); i-- > 0;) {
+    if (signature[i] == ')') ++depth;
+    if (signature[i] == '(' && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+// The top-level argument types of a demangled "name(int, float*, Foo<a, b>, int (*) [4])".
 std::vector<std::string> argument_types(const std::string& signature) {
   std::vector<std::string> types;
-  const std::size_t open = signature.find('(');
+  const std::size_t open = parameter_list_start(signature);
   if (open == std::string::npos) return types;
   int depth = 0;
   std::string current;
   for (std::size_t i = open + 1; i < signature.size(); ++i) {
     const char c = signature[i];
-    if ((c == ',' || c == ')') && depth == 0) {
+    if ((c == ',' || i + 1 == signature.size()) && depth == 0) {
       const std::size_t first = current.find_first_not_of(' ');
       if (first != std::string::npos) types.push_back(current.substr(first));
       current.clear();
-      if (c == ')') break;
       continue;
     }
-    if (c == '(' || c == '<') ++depth;
-    if (c == ')' || c == '>') --depth;
+    if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == '>' || c == ']' || c == '}') --depth;
     current += c;
   }
   if (types.size() == 1 && types[0] == "void") types.clear();
   return types;
+}
+
+// A pointer, a reference (passed as a pointer), a pointer to an array (int (*) [4]) or a function
+// pointer (float (*)(float)).
+bool is_pointer_type(const std::string& type) {
+  return (!type.empty() && (type.back() == '*' || type.back() == '&')) || type.find("(*)") != std::string::npos ||
+         type.find("*)") != std::string::npos;
 }
 
 ScalarType type_of(const Declaration& d) {
@@ -92,11 +110,12 @@ std::uint64_t parse_value(const KernelParameter& p, const std::string& name, con
 std::string short_kernel_name(const std::string& ptx_name) {
   const std::string signature = demangle(ptx_name);
   if (signature.empty()) return ptx_name;
-  std::string name = signature.substr(0, signature.find('('));
+  const std::size_t open = parameter_list_start(signature);
+  std::string name = signature.substr(0, open);
   int depth = 0;  // drop a template's return type: "void reduce<256>" -> "reduce<256>"
   for (std::size_t i = 0; i < name.size(); ++i) {
-    if (name[i] == '<') ++depth;
-    if (name[i] == '>') --depth;
+    if (name[i] == '<' || name[i] == '(') ++depth;
+    if (name[i] == '>' || name[i] == ')') --depth;
     if (name[i] == ' ' && depth == 0) return name.substr(i + 1);
   }
   return name;
@@ -113,7 +132,7 @@ std::vector<KernelParameter> describe_parameters(const Function& function) {
     p.is_aggregate = !d.array_dims.empty();
     if (cxx.size() == function.params.size()) {
       p.cxx_type = cxx[i];
-      p.is_pointer = !p.is_aggregate && !cxx[i].empty() && cxx[i].back() == '*';
+      p.is_pointer = !p.is_aggregate && is_pointer_type(cxx[i]);
     } else {
       p.is_pointer = d.is_pointer || (!p.is_aggregate && p.type.bits == 64 && !p.type.is_float() && !p.type.is_signed());
     }
@@ -143,7 +162,7 @@ std::vector<std::optional<std::uint64_t>> bind_parameters(const Function& functi
     const auto r = std::from_chars(name.data(), name.data() + name.size(), number);
     if (position == params.size() && r.ec == std::errc() && r.ptr == name.data() + name.size()) {
       if (number >= params.size()) {
-        throw InputError("--param " + name + ": kernel " + short_kernel_name(function.name) + " has " + std::to_string(params.size()) + " parameters (positions 0 to " + std::to_string(params.size()) + "-1)");
+        throw InputError("--param " + name + ": kernel " + short_kernel_name(function.name) + " has " + std::to_string(params.size()) + " parameters (positions 0 to " + std::to_string(params.size() - 1) + ")");
       }
       position = number;
     }

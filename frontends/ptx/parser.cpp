@@ -597,13 +597,12 @@ class Parser {
     if (tok_.kind != TokenKind::identifier) unexpected("an operand");
     if (tok_.text == "_") {
       operand.kind = Operand::Kind::sink;
-      advance();
-      return operand;
+    } else {
+      operand.text = tok_.text;
     }
-    operand.text = tok_.text;
     advance();
     if (tok_.is('|')) {
-      // setp/shfl's second destination: %r14|%p2
+      // setp/shfl's second destination: %r14|%p2 (elect.sync writes _|%p1)
       advance();
       Operand pair;
       pair.kind = Operand::Kind::pair;
@@ -613,7 +612,7 @@ class Parser {
       pair.elements.push_back(parse_operand());
       return pair;
     }
-    if (tok_.is('+') || tok_.is('-')) operand.offset = parse_offset();
+    if (operand.kind != Operand::Kind::sink && (tok_.is('+') || tok_.is('-'))) operand.offset = parse_offset();
     return operand;
   }
 

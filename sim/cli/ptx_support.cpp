@@ -95,7 +95,7 @@ void print_warnings(const ptx::LoweredKernel& kernel, const std::string& file, p
   if (kernel.unknown_branches.count > 0) {
     std::cerr << "warpsim: warning: " << position_text(file, kernel.unknown_branches.first) << ": "
               << kernel.unknown_branches.count << " branch decision" << (kernel.unknown_branches.count == 1 ? "" : "s")
-              << " depended on values loaded from memory; loops left at test " << trips << " (--unknown-trips), other branches "
+              << " depended on values warpsim cannot know (loaded from memory, or computed by an instruction it does not model); loops left at test " << trips << " (--unknown-trips), other branches "
               << (policy == ptx::UnknownBranchPolicy::taken ? "taken" : "fell through") << " (--unknown-branch)\n";
   }
 }

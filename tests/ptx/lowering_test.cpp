@@ -284,6 +284,52 @@ TEST(PtxLowering, EveryCommittedKernelLowers) {
   EXPECT_GE(kernels, 20);
 }
 
+// Real nvcc constructs that once broke the frontend (tests/ptx/regressions/README.md).
+TEST(PtxRegressions, ConstructsFromRealNvccOutput) {
+  const std::string dir = "tests/ptx/regressions/";
+  const auto one = [&](const std::string& file, ParameterEntries params = {}) {
+    const std::vector<Counts> c = counts(lower(dir + file, {1, 1, 1}, {32, 1, 1}, std::move(params)));
+    return c.size() == 1 ? c[0] : Counts{-1, -1, -1};
+  };
+  EXPECT_EQ(one("cvt_f16x2.ptx"), (Counts{1, 0, 0}));
+  EXPECT_EQ(one("cvt_e4m3x2.ptx"), (Counts{1, 0, 0}));
+  for (const char* file : {"cpasync_commit_group.ptx", "cpasync_wait_group.ptx", "cpasync_wait_all.ptx", "cpasync_mbarrier_arrive.ptx"}) {
+    EXPECT_EQ(one(file), (Counts{1, 1, 0})) << file;  // the cp.async itself is the one load
+  }
+  EXPECT_EQ(one("ld_cache_hint.ptx"), (Counts{1, 1, 0}));
+  EXPECT_EQ(one("st_cache_hint.ptx"), (Counts{1, 0, 1}));
+  EXPECT_EQ(one("elect_sync.ptx"), (Counts{1, 0, 0}));
+  EXPECT_EQ(one("proto_then_def.ptx"), (Counts{1, 1, 0}));
+  // Two bulk copies (global to shared, shared to global) and one cp.async.ca.
+  EXPECT_EQ(one("cp_async_bulk.ptx"), (Counts{1, 2, 1}));
+  EXPECT_EQ(one("wmma_gemm.sm_80.O3.ptx", {{"M", "16"}, {"N", "16"}, {"K", "16"}}), (Counts{1, 2, 1}));
+  // alloca'd memory is local: its accesses stay in the calc period, recorded as local.
+  const LoweredKernel local = lower(dir + "alloca_generic.ptx", {1, 1, 1}, {32, 1, 1}, {{"n", "4"}});
+  EXPECT_EQ(counts(local), (std::vector<Counts>{{1, 0, 0}}));
+  std::vector<StateSpace> spaces;
+  for (const OpNote& note : local.programs[0].notes) {
+    for (const Access& a : note.accesses) spaces.push_back(a.space);
+  }
+  EXPECT_EQ(spaces, (std::vector<StateSpace>{StateSpace::local, StateSpace::local}));
+}
+
+TEST(PtxRegressions, PointerParametersFromTheDemangledSignature) {
+  const auto kinds = [](const std::string& file) {
+    const Module module = load_ptx_file(kSource + "/tests/ptx/regressions/" + file);
+    std::string text;
+    for (const KernelParameter& p : describe_parameters(module.functions.back())) {
+      text += p.is_aggregate ? 'a' : p.is_pointer ? 'p' : 's';
+    }
+    return text;
+  };
+  EXPECT_EQ(kinds("demangle_lambda.ptx"), "aps");          // apply<lambda>(lambda, float*, int)
+  EXPECT_EQ(kinds("demangle_ptr_to_array.ptx"), "psppss");  // k7(int (*) [4], int, void*, void const*, unsigned long, long)
+  EXPECT_EQ(kinds("demangle_funcptr.ptx"), "sp");           // k4(int, float (*)(float))
+  EXPECT_EQ(short_kernel_name("_Z5applyIZ6launchPfifEUlfiE_EvT_S0_i"), "apply<launch(float*, int, float)::{lambda(float, int)#1}>");
+  EXPECT_EQ(short_kernel_name("_Z11mtx_mul_veciPfS_S_"), "mtx_mul_vec");
+  EXPECT_EQ(short_kernel_name("plain_c_name"), "plain_c_name");
+}
+
 TEST(PtxDecode, LocatedErrors) {
   const auto error_at = [](const std::string& file, int line, int column, const std::string& part) {
     const Module module = load_ptx_file(kSource + "/tests/malformed/ptx/" + file);
