@@ -110,6 +110,10 @@ std::vector<std::string> parameter_entries(const po::variables_map& values) {
 
 isa::Program load_bound_program(const po::variables_map& values) {
   const std::string path = values["program"].as<std::string>();
+  if (path.ends_with(".ptx")) {
+    throw InputError(SourceLocation{path}, "this command runs a .kp program; lower the PTX with `warpsim lower` "
+                                           "(or predict it with `warpsim simulate`)");
+  }
   return isa::load_kp_file(path).bind(parse_parameters(parameter_entries(values)));
 }
 

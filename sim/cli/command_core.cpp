@@ -26,6 +26,10 @@ int run_core(const Args& args) {
   const auto& v = line.values;
   const Format format = parse_format(v["format"].as<std::string>(), {"json", "text"});
   const std::int64_t warps = parse_count_flag(v["warps"].as<std::string>(), "--warps");
+  if (warps < 1 || warps > sim::core::kMaxWarpsPerCorePackage) {
+    throw InputError("--warps " + std::to_string(warps) + ": a core package runs 1 to " +
+                     std::to_string(sim::core::kMaxWarpsPerCorePackage) + " warps");
+  }
   const isa::Program program = load_bound_program(v);
   isa::Millicycles tm = 0;
   if (v.count("tm")) {

@@ -1,5 +1,4 @@
-// `warpsim lower` and `warpsim simulate` on PTX, end to end, and malformed PTX answered with
-// exit status 2, one located error line and nothing written.
+// `warpsim lower` and `warpsim simulate` on PTX, end to end.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -60,33 +59,7 @@ TEST(PtxCli, SimulateMixedWarpPrograms) {
   EXPECT_GT(j["time_us"].get<double>(), 5.0);
 }
 
-TEST(PtxCli, MalformedPtxExitsTwoWithLocation) {
-  const std::string launch = " --grid 1 --block 32";
-  const std::string dir = "tests/malformed/ptx/";
-  expect_input_error("lower " + dir + "unknown_directive.ptx" + launch, dir + "unknown_directive.ptx:6:1:");
-  expect_input_error("lower " + dir + "bad_operand.ptx" + launch, dir + "bad_operand.ptx:20:18:");
-  expect_input_error("lower " + dir + "bad_address.ptx" + launch, dir + "bad_address.ptx:20:30:");
-  expect_input_error("lower " + dir + "bad_number.ptx" + launch, dir + "bad_number.ptx:20:18:");
-  expect_input_error("lower " + dir + "unterminated_block.ptx" + launch, dir + "unterminated_block.ptx:");
-  expect_input_error("lower " + dir + "unbalanced_brace.ptx" + launch, dir + "unbalanced_brace.ptx:24:1:");
-  expect_input_error("lower " + dir + "missing_semicolon.ptx" + launch, dir + "missing_semicolon.ptx:20:26: expected ';'");
-  expect_input_error("lower " + dir + "unterminated_comment.ptx" + launch, dir + "unterminated_comment.ptx:");
-  expect_input_error("lower " + dir + "truncated.ptx" + launch, dir + "truncated.ptx:");
-  expect_input_error("lower " + dir + "empty.ptx" + launch, dir + "empty.ptx:1:1:");
-  expect_input_error("lower " + dir + "binary.ptx" + launch, dir + "binary.ptx:1:");
-  expect_input_error("lower " + dir + "no_entry.ptx" + launch, dir + "no_entry.ptx:1:1: no kernel");
-  expect_input_error("lower " + dir + "undefined_label.ptx" + launch, dir + "undefined_label.ptx:21:14: undefined label");
-  expect_input_error("lower " + dir + "undeclared_register.ptx" + launch, dir + "undeclared_register.ptx:20:23:");
-  expect_input_error("lower " + dir + "wrong_operand_count.ptx" + launch, dir + "wrong_operand_count.ptx:20:5:");
-  expect_input_error("lower /nonexistent.ptx" + launch, "/nonexistent.ptx: cannot read");
-  expect_input_error("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx" + launch, "kernel mtx_mul_vec parameter 0");
-  expect_input_error("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 4096 --param N=1", "--block has 4096 threads");
-  expect_input_error("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1,1,1,1 --block 32 --param N=1", "--grid '1,1,1,1'");
-  expect_input_error("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx" + launch + " --param N=1 --unknown-branch maybe",
-                     "--unknown-branch 'maybe'");
-  expect_input_error("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx --gpu rtx2060" + launch + " --param N=4",
-                     "no t_p for kernel 'mtx_mul_vec' on rtx2060");
-}
+// Malformed PTX and bad PTX options are cases of the malformed-input suite (tests/malformed/cases.txt).
 
 TEST(PtxCli, FailedLowerWritesNoFile) {
   const std::string dir = test_dir();
