@@ -79,10 +79,13 @@ void check_launch(const LoweringOptions& o) {
   if (o.grid.x > (std::int64_t{1} << 31) - 1 || o.grid.y > 65535 || o.grid.z > 65535) {
     throw InputError("--grid is larger than CUDA allows (2^31-1 x 65535 x 65535)");
   }
-  const std::int64_t warps = o.grid.count() * ((o.block.count() + 31) / 32);
-  if (o.grid.count() > kMaxEmulatedWarps || warps > kMaxEmulatedWarps) {
-    throw InputError("the launch has " + std::to_string(warps) + " warps; the PTX emulator handles at most 2^22 (" +
-                     std::to_string(kMaxEmulatedWarps) + ") warps per launch");
+  std::int64_t blocks = 0, warps = 0;
+  const bool overflow = __builtin_mul_overflow(o.grid.x, o.grid.y, &blocks) || __builtin_mul_overflow(blocks, o.grid.z, &blocks) ||
+                        __builtin_mul_overflow(blocks, (o.block.count() + 31) / 32, &warps);
+  if (overflow || warps > kMaxEmulatedWarps) {
+    throw InputError("the launch has " + (overflow ? std::string("more than 2^63") : std::to_string(warps)) +
+                     " warps; the PTX emulator handles at most 2^22 (" + std::to_string(kMaxEmulatedWarps) +
+                     ") warps per launch, a fixed limit (emulating more would take minutes)");
   }
 }
 

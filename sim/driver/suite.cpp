@@ -29,7 +29,7 @@ class SuiteParser {
     if (suite_.K.empty() || suite_.N.empty()) toml_.fail(nullptr, "the suite needs both axes K and N ([axes])");
     if (suite_.point_count() > kMaxSweepPoints) {
       toml_.fail(nullptr, "the suite has " + std::to_string(suite_.point_count()) +
-                              " points, above the limit of " + std::to_string(kMaxSweepPoints));
+                              " points, above the limit of " + std::to_string(kMaxSweepPoints) + " (split it into smaller suites)");
     }
     return std::move(suite_);
   }
