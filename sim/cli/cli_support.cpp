@@ -136,12 +136,18 @@ sim::core::CoreOptions core_options(const po::variables_map& values) {
 void write_requested_views(const po::variables_map& values, const isa::Program& program, std::int64_t warps,
                            isa::Millicycles tm, const std::string& title) {
   if (!values.count("timeline") && !values.count("trace")) return;
+  write_requested_views(values, std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &program), tm, title);
+}
+
+void write_requested_views(const po::variables_map& values, const std::vector<const isa::Program*>& programs,
+                           isa::Millicycles tm, const std::string& title) {
+  if (!values.count("timeline") && !values.count("trace")) return;
   sim::report::TimelineRun run;
   run.title = title;
-  run.warps = static_cast<std::size_t>(warps);
+  run.warps = programs.size();
   sim::core::CoreOptions options = core_options(values);
   options.events = &run.events;
-  run.total = sim::core::simulate_core(program, warps, tm, options);
+  run.total = sim::core::simulate_core(programs, tm, options);
   if (values.count("timeline")) write_output(sim::report::render_timeline_svg(run), values["timeline"].as<std::string>());
   if (values.count("trace")) write_output(sim::report::render_trace_json(run), values["trace"].as<std::string>());
 }

@@ -61,6 +61,9 @@ sim::core::CoreOptions core_options(const po::variables_map& values);
 // simulates `warps` warps of the program once more with events recorded and writes the views.
 void write_requested_views(const po::variables_map& values, const isa::Program& program, std::int64_t warps,
                            isa::Millicycles tm, const std::string& title);
+// The same for a core package whose warps run the given programs, one each.
+void write_requested_views(const po::variables_map& values, const std::vector<const isa::Program*>& programs,
+                           isa::Millicycles tm, const std::string& title);
 
 // Writes the complete output: to stdout, or to `path` through a temporary file renamed when
 // complete, so no partial file is ever presented as complete.

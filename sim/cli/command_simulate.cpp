@@ -87,10 +87,20 @@ int run_simulate(const Args& args) {
           for (const std::uint32_t id : ids) programs.push_back(&kernel.programs[id].program);
           return sim::core::simulate_core(programs, calibration.tm, engine_options);
         });
-    const isa::Program& first = kernel.programs[kernel.warp_programs.front()].program;
-    write_requested_views(v, first, timing.plan.warps_per_core_package, calibration.tm,
-                          kernel.name + " on " + gpu.id + ": " + std::to_string(timing.plan.warps_per_core_package) +
-                              " warps running warp 0's program, t_m = " + isa::format_cycles(calibration.tm));
+    // The views show core package 0 of SM 0's first run: the warps dealt to it, each with its program.
+    std::vector<const isa::Program*> first_package;
+    const sim::grid::GridPlan& plan = timing.plan;
+    for (std::int64_t j = 0; j < std::min(plan.blocks_per_sm, plan.active_blocks_per_sm); ++j) {
+      for (std::int64_t w = 0; w < plan.warps_per_block; ++w) {
+        const std::int64_t dealt = j * plan.warps_per_block + w;
+        if (dealt % plan.core_packages_per_sm != 0) continue;
+        const auto warp = static_cast<std::size_t>(j * gpu.sm_count * plan.warps_per_block + w);
+        first_package.push_back(&kernel.programs[kernel.warp_programs[warp]].program);
+      }
+    }
+    write_requested_views(v, first_package, calibration.tm,
+                          kernel.name + " on " + gpu.id + ": core package 0 of SM 0's first run, " +
+                              std::to_string(first_package.size()) + " warps, t_m = " + isa::format_cycles(calibration.tm));
     nlohmann::ordered_json fields = timing_json(gpu, kernel.name, launch, timing, calibration.tm);
     fields["warp_programs"] = kernel.programs.size();
     fields["unknown_branches"] = kernel.unknown_branches.count;

@@ -51,9 +51,12 @@ TEST(PtxCli, SimulatePtxMatchesSimulateOfItsLoweredProgram) {
 
 TEST(PtxCli, SimulateMixedWarpPrograms) {
   // 100 of 128 threads run the kernel, the last warp exits at once: two warp programs.
+  const std::string dir = test_dir();
   const Result r = run_warpsim("simulate workloads/dwt/dwt.ptx --kernel ltt --gpu rtx2080 --grid 2 --block 64 --tp 5 --tm 12 "
-                           "--param k=0 --param L=5 --param N=200 --param total=100");
+                           "--param k=0 --param L=5 --param N=200 --param total=100 --timeline " + dir + "/t.svg --trace " + dir + "/t.json");
   ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(dir + "/t.svg").find("<svg"), std::string::npos);
+  EXPECT_NO_THROW(static_cast<void>(nlohmann::json::parse(slurp(dir + "/t.json"))));
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_GE(j["warp_programs"].get<int>(), 2);
   EXPECT_GT(j["time_us"].get<double>(), 5.0);
