@@ -25,7 +25,7 @@ const std::unordered_map<std::string_view, OpcodeInfo>& opcode_table() {
       {"max", {Opcode::max, 3}},       {"and", {Opcode::and_, 3}},        {"or", {Opcode::or_, 3}},
       {"xor", {Opcode::xor_, 3}},      {"not", {Opcode::not_, 2}},        {"cnot", {Opcode::cnot, 2}},
       {"shl", {Opcode::shl, 3}},       {"shr", {Opcode::shr, 3}},         {"popc", {Opcode::popc, 2}},
-      {"clz", {Opcode::clz, 2}},       {"bfind", {Opcode::bfind, 2}},       {"brev", {Opcode::brev, 2}},       {"bfe", {Opcode::bfe, 4}},
+      {"clz", {Opcode::clz, 2}},       {"isspacep", {Opcode::isspacep, 2}}, {"mapa", {Opcode::mapa, 3}},       {"bfind", {Opcode::bfind, 2}},       {"brev", {Opcode::brev, 2}},       {"bfe", {Opcode::bfe, 4}},
       {"bfi", {Opcode::bfi, 5}},       {"prmt", {Opcode::prmt, 4}},       {"sad", {Opcode::sad, 4}},
       {"fma", {Opcode::fma, 4}},       {"sqrt", {Opcode::sqrt, 2}},       {"rcp", {Opcode::rcp, 2}},
       {"rsqrt", {Opcode::rsqrt, 2}},   {"sin", {Opcode::sin, 2}},         {"cos", {Opcode::cos, 2}},
@@ -50,8 +50,8 @@ const std::unordered_map<std::string_view, OpcodeInfo>& opcode_table() {
 // the emulator tracks (or their first operand gets an unknown value).
 bool is_known_plain_calc(std::string_view opcode) {
   static const std::string_view names[] = {
-      "membar", "fence", "nanosleep", "pmevent", "brkpt", "addc", "subc", "madc", "isspacep", "ldmatrix",
-      "stmatrix", "mma", "wmma", "wgmma", "movmatrix", "dp4a", "dp2a", "mapa", "getctarank", "elect", "match",
+      "membar", "fence", "nanosleep", "pmevent", "brkpt", "addc", "subc", "madc", "ldmatrix",
+      "stmatrix", "mma", "wmma", "wgmma", "movmatrix", "dp4a", "dp2a", "getctarank", "elect", "match",
       "redux", "griddepcontrol", "setmaxnreg", "mbarrier", "tensormap", "applypriority", "discard",
       "createpolicy", "istypep", "alloca", "stackrestore", "stacksave", "lop3", "shf", "vabsdiff", "vadd",
       "vsub", "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "bmsk", "szext", "fns", "bfind", "suq", "txq",
@@ -286,8 +286,10 @@ class ModuleDecoder {
       return arg;
     }
     if (o.text.starts_with('%')) fail(o.pos, "undeclared register " + quote_for_message(o.text));
-    if (local_params_.contains(o.text)) {  // the address of a parameter: not tracked
-      arg.kind = Arg::Kind::sink;
+    if (const auto it = local_params_.find(o.text); it != local_params_.end()) {
+      // The address of a parameter in the param space (cvta.param makes it generic): 1 MiB apart.
+      arg.kind = Arg::Kind::imm;
+      arg.imm = (static_cast<std::uint64_t>(it->second) << 20) + static_cast<std::uint64_t>(o.offset);
       return arg;
     }
     fail(o.pos, "undefined name " + quote_for_message(o.text));

@@ -11,7 +11,7 @@ namespace warpsim::ptx {
 namespace {
 
 constexpr std::uint32_t kNoReconvergence = std::numeric_limits<std::uint32_t>::max();
-constexpr std::size_t kMaxCallDepth = 64;
+constexpr std::size_t kMaxCallDepth = 1024;  // nested calls; deeper is taken as runaway recursion
 constexpr std::uint64_t kAllocaBase = std::uint64_t{1} << 32;  // local addresses of alloca, above any __local_depot
 __extension__ typedef __int128 Wide;  // GCC/Clang 128-bit integer, for mul.hi and mul.wide
 
@@ -206,6 +206,7 @@ std::uint64_t window_base(StateSpace space) {
     case StateSpace::shared: return kSharedWindow;
     case StateSpace::local: return kLocalWindow;
     case StateSpace::constant: return kConstWindow;
+    case StateSpace::param: return kParamWindow;
     default: return 0;
   }
 }
@@ -214,6 +215,7 @@ StateSpace space_of_generic(std::uint64_t address) {
   if (address >= kSharedWindow && address < kSharedWindow + kWindowSize) return StateSpace::shared;
   if (address >= kLocalWindow && address < kLocalWindow + kWindowSize) return StateSpace::local;
   if (address >= kConstWindow && address < kConstWindow + kWindowSize) return StateSpace::constant;
+  if (address >= kParamWindow && address < kParamWindow + kWindowSize) return StateSpace::param;
   return StateSpace::global;
 }
 
@@ -391,7 +393,7 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
         break;
       case Opcode::call: {
         sink.instruction(in, nullptr);
-        if (frames_.size() >= kMaxCallDepth) {
+        if (frames_.size() > kMaxCallDepth) {  // this call would be nested frames_.size() deep
           throw InputError(SourceLocation{module_.file, in.pos.line, in.pos.column},
                            "calls nested deeper than " + std::to_string(kMaxCallDepth) + " (recursion?)");
         }
@@ -425,14 +427,13 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
 // replace whatever slot `to` held.
 void WarpEmulator::copy_param(std::int32_t from, std::int32_t to) {
   if (from == to) return;
-  std::erase_if(param_store_, [&](const Slot& s) { return s.slot == to; });
-  const std::size_t existing = param_store_.size();
-  for (std::size_t k = 0; k < existing; ++k) {
-    if (param_store_[k].slot != from) continue;
-    Slot copy = param_store_[k];
-    copy.slot = to;
-    param_store_.push_back(copy);
+  const auto source = param_store_.find(from);
+  if (source == param_store_.end()) {
+    param_store_.erase(to);
+    return;
   }
+  std::vector<Slot> copy = source->second;  // copied first: inserting `to` may rehash
+  param_store_[to] = std::move(copy);
 }
 
 std::uint32_t WarpEmulator::unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown) {
@@ -598,8 +599,9 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
           return true;
         });
       }
-      for (const Slot& s : param_store_) {
-        if (s.slot == slot && s.offset == in.address.offset) {
+      const auto stored = param_store_.find(slot);
+      for (const Slot& s : stored == param_store_.end() ? std::vector<Slot>{} : stored->second) {
+        if (s.offset == in.address.offset) {
           return write(in.dsts[0], s.known, [&](int lane, std::uint64_t& v) {
             v = s.values[static_cast<std::size_t>(lane)];
             return true;
@@ -610,13 +612,14 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
     }
     case Opcode::st: {
       if (in.space != StateSpace::param || in.srcs.size() != 1) return;
+      std::vector<Slot>& slots = param_store_[in.address.param_slot];
       Slot* target = nullptr;
-      for (Slot& s : param_store_) {
-        if (s.slot == in.address.param_slot && s.offset == in.address.offset) target = &s;
+      for (Slot& s : slots) {
+        if (s.offset == in.address.offset) target = &s;
       }
       if (target == nullptr) {
-        param_store_.push_back(Slot{in.address.param_slot, in.address.offset, {}, 0});
-        target = &param_store_.back();
+        slots.push_back(Slot{in.address.offset, {}, 0});
+        target = &slots.back();
       }
       const std::uint32_t known = known_of(a) & gtrue;
       for_lanes(known, [&](int lane) { target->values[static_cast<std::size_t>(lane)] = read(a, lane); });
@@ -746,6 +749,16 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
         return true;
       });
     }
+    case Opcode::isspacep:  // is the generic address in the named space?
+      return write(in.dsts[0], known_of(a), [&](int lane, std::uint64_t& v) {
+        v = space_of_generic(read(a, lane)) == in.space ? 1 : 0;
+        return true;
+      });
+    case Opcode::mapa:  // another block's shared memory in the cluster: the same shared address here
+      return write(in.dsts[0], known_of(a), [&](int lane, std::uint64_t& v) {
+        v = read(a, lane);
+        return true;
+      });
     case Opcode::activemask:
       return write(in.dsts[0], 0xFFFFFFFFu, [&](int, std::uint64_t& v) {
         v = active;
@@ -753,7 +766,7 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
       });
     case Opcode::other_calc:
       for (const std::int32_t slot : in.call_returns) {
-        std::erase_if(param_store_, [&](const Slot& s) { return s.slot == slot; });
+        param_store_.erase(slot);
       }
       return unknown_destinations();
     default: break;

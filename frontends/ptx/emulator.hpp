@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -73,7 +74,6 @@ class WarpEmulator {
  private:
   // A value stored in the param space (call arguments and return values), per lane.
   struct Slot {
-    std::int32_t slot = 0;
     std::int64_t offset = 0;
     std::array<std::uint64_t, 32> values{};
     std::uint32_t known = 0;
@@ -112,7 +112,7 @@ class WarpEmulator {
   std::vector<std::uint64_t> values_;
   std::vector<std::uint32_t> known_;
   std::vector<Frame> frames_;
-  std::vector<Slot> param_store_;
+  std::unordered_map<std::int32_t, std::vector<Slot>> param_store_;  // by param slot id
   std::vector<std::pair<std::uint64_t, std::int64_t>> loop_exit_counts_;
   std::uint64_t alloca_top_ = 0;  // (function << 32 | pc, evaluations)
 };

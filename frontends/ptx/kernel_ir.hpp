@@ -19,7 +19,7 @@ enum class Opcode : std::uint8_t {
   // compare, select, convert
   setp, set, selp, slct, cvt, cvta,
   // memory
-  ld, ldu, st, atom, red, cp_async, tex, surface, prefetch, alloca,
+  ld, ldu, st, atom, red, cp_async, tex, surface, prefetch, alloca, isspacep, mapa,
   // control
   bra, brx, call, ret, exit, trap,
   // warp-level
@@ -132,6 +132,7 @@ inline constexpr std::uint64_t kGlobalSymbolBase = std::uint64_t{1} << 46;   // 
 inline constexpr std::uint64_t kSharedWindow = std::uint64_t{1} << 47;       // generic = window + shared offset
 inline constexpr std::uint64_t kLocalWindow = kSharedWindow + (std::uint64_t{1} << 40);
 inline constexpr std::uint64_t kConstWindow = kSharedWindow + (std::uint64_t{2} << 40);
+inline constexpr std::uint64_t kParamWindow = kSharedWindow + (std::uint64_t{3} << 40);
 inline constexpr std::uint64_t kWindowSize = std::uint64_t{1} << 40;
 
 }  // namespace warpsim::ptx

@@ -130,6 +130,27 @@ void emulate_chunk(WarpEmulator& emulator, const LoweringOptions& options, std::
   chunk.unknown = emulator.take_unknown_branches();
 }
 
+// The kernel's own limits on its block: CUDA refuses launches beyond .maxntid or other than .reqntid.
+void check_block_directives(const Function& function, Dim3 block) {
+  for (const auto& [name, dims] : function.tuning) {
+    if (name != "maxntid" && name != "reqntid") continue;
+    std::int64_t product = 1;
+    std::string shape;
+    for (const std::int64_t d : dims) {
+      product *= d;
+      shape += (shape.empty() ? "" : ",") + std::to_string(d);
+    }
+    const std::int64_t given[3] = {block.x, block.y, block.z};
+    bool same = true;
+    for (std::size_t i = 0; i < 3; ++i) same = same && given[i] == (i < dims.size() ? dims[i] : 1);
+    if ((name == "maxntid" && block.count() > product) || (name == "reqntid" && !same)) {
+      throw InputError(SourceLocation{"", 0, 0}, "kernel " + short_kernel_name(function.name) + " declares ." + name + " " + shape +
+                                                     "; --block " + std::to_string(block.x) + "," + std::to_string(block.y) + "," +
+                                                     std::to_string(block.z) + " does not fit it");
+    }
+  }
+}
+
 }  // namespace
 
 std::uint32_t select_kernel(const Module& module, const std::string& name) {
@@ -155,6 +176,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   const DecodedModule decoded = decode_module(module);
   check_launch(options);
   const Function& function = module.functions[entry];
+  check_block_directives(function, options.block);
   const std::vector<std::optional<std::uint64_t>> values = bind_parameters(function, options.parameters);
 
   LoweredKernel result;

@@ -313,6 +313,32 @@ TEST(PtxRegressions, ConstructsFromRealNvccOutput) {
   EXPECT_EQ(spaces, (std::vector<StateSpace>{StateSpace::local, StateSpace::local}));
 }
 
+TEST(PtxRegressions, SecondStressRun) {
+  const std::string dir = "tests/ptx/regressions/";
+  // 65 nested calls that are not recursion (the limit is 1024).
+  EXPECT_EQ(counts(lower(dir + "chain65.ptx", {1, 1, 1}, {32, 1, 1})), (std::vector<Counts>{{1, 0, 1}}));
+  // A generic load through cvta.param reads the parameter space, not global memory; isspacep
+  // and mapa keep shared addresses shared.
+  for (const char* file : {"cvta_param.ptx", "isspacep.ptx", "mapa.ptx"}) {
+    const LoweredKernel k = lower(dir + file, {1, 1, 1}, {32, 1, 1});
+    EXPECT_EQ(counts(k), (std::vector<Counts>{{1, 0, 1}})) << file;
+    std::vector<StateSpace> spaces;
+    for (const OpNote& note : k.programs[0].notes) {
+      for (const Access& a : note.accesses) spaces.push_back(a.space);
+    }
+    EXPECT_EQ(spaces, (std::vector<StateSpace>{std::string(file) == "cvta_param.ptx" ? StateSpace::param : StateSpace::shared})) << file;
+    EXPECT_EQ(k.unknown_branches.count, 0) << file;
+  }
+  // CUDA refuses a block beyond the kernel's .maxntid.
+  try {
+    lower(dir + "launch_bounds.sm_90.ptx", {1, 1, 1}, {512, 1, 1}, {{"a", "1"}, {"b", "1"}, {"c", "1"}}, "lb3");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("declares .maxntid 256,1,1; --block 512,1,1 does not fit it"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(lower(dir + "launch_bounds.sm_90.ptx", {1, 1, 1}, {256, 1, 1}, {{"a", "1"}, {"b", "1"}, {"c", "1"}}, "lb3"));
+}
+
 TEST(PtxRegressions, PointerParametersFromTheDemangledSignature) {
   const auto kinds = [](const std::string& file) {
     const Module module = load_ptx_file(kSource + "/tests/ptx/regressions/" + file);

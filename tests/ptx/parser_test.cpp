@@ -1052,7 +1052,10 @@ TEST(PtxParser, InstructionsGuardsAndModifiers) {
 }
 
 TEST(PtxParser, AddressOperands) {
-  const auto instructions = instructions_of(parse_ptx(kInstructions, "k.ptx").functions[0]);
+  // The function is kept: instructions_of() points into it (into a temporary module, the
+  // pointers dangled at the end of the statement; AddressSanitizer reported heap-use-after-free).
+  const Function k = parse_ptx(kInstructions, "k.ptx").functions[0];
+  const auto instructions = instructions_of(k);
   EXPECT_EQ(instructions[2]->operands[0].offset, -8);  // [%rd1+-8]
   EXPECT_EQ(instructions[2]->operands[0].integer, static_cast<std::uint64_t>(-8));
   EXPECT_EQ(instructions[3]->operands[0].offset, -8);  // [%rd1-8]
@@ -1067,7 +1070,7 @@ TEST(PtxParser, AddressOperands) {
   EXPECT_EQ(name_plus.text, "tile");
   EXPECT_EQ(name_plus.offset, 8);
   // tex.2d ... [tex, {%f5, %f6}]: the texture and its coordinates
-  const Operand& texture = find_instruction(parse_ptx(kInstructions, "k.ptx").functions[0], "tex").operands[1];
+  const Operand& texture = find_instruction(k, "tex").operands[1];
   EXPECT_EQ(texture.kind, Operand::Kind::address);
   EXPECT_EQ(texture.text, "tex");
   ASSERT_EQ(texture.elements.size(), 2u);
@@ -1077,7 +1080,8 @@ TEST(PtxParser, AddressOperands) {
 }
 
 TEST(PtxParser, ImmediatesInEveryBase) {
-  const auto instructions = instructions_of(parse_ptx(kInstructions, "k.ptx").functions[0]);
+  const Function k = parse_ptx(kInstructions, "k.ptx").functions[0];  // outlives the pointers into it
+  const auto instructions = instructions_of(k);
   EXPECT_EQ(instructions[7]->operands[2].kind, Operand::Kind::integer);
   EXPECT_EQ(instructions[7]->operands[2].integer, 31u);
   EXPECT_EQ(instructions[8]->operands[2].integer, 0xFFFFFFFFu);
