@@ -13,6 +13,7 @@ packages=(
   libgtest-dev                     # GoogleTest
   libbenchmark-dev                 # Google Benchmark
   libexpat1-dev                    # expat: the tests check generated SVG is well-formed XML
+  clang libclang-rt-dev            # clang++ and libFuzzer/ASan runtimes (libclang-rt-14-dev on Debian 12): the fuzz preset
 )
 
 missing=()

@@ -211,6 +211,13 @@ class ModuleDecoder {
     for (const Declaration& d : f.locals) {
       if (d.space == StateSpace::reg) {
         const ScalarType type = parse_type(d.type).value_or(ScalarType{TypeKind::b, 64});
+        // Each register costs the emulator 32 lane values; a declared count far beyond what nvcc
+        // emits would take its memory and time before the first instruction runs.
+        const std::int64_t declared = d.range_count >= 0 ? d.range_count : 1;
+        if (out.register_count + declared > kMaxRegistersPerFunction) {
+          fail(d.pos, "function " + quote_for_message(f.name) + " declares more than " +
+                          std::to_string(kMaxRegistersPerFunction) + " registers (a fixed limit)");
+        }
         if (d.range_count >= 0) {
           for (int i = 0; i < d.range_count; ++i) add_register(d.name + std::to_string(i), type);
         } else {

@@ -12,6 +12,8 @@ namespace {
 
 constexpr std::uint32_t kNoReconvergence = std::numeric_limits<std::uint32_t>::max();
 constexpr std::size_t kMaxCallDepth = 1024;  // nested calls; deeper is taken as runaway recursion
+// Registers of all the frames on the call stack (32 lane values each, about 256 MiB in all).
+constexpr std::size_t kMaxStackRegisters = std::size_t{1} << 20;
 constexpr std::uint64_t kAllocaBase = std::uint64_t{1} << 32;  // local addresses of alloca, above any __local_depot
 __extension__ typedef __int128 Wide;  // GCC/Clang 128-bit integer, for mul.hi and mul.wide
 
@@ -401,6 +403,11 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
         const std::uint32_t call_pc = e.pc - 1;
         const DecodedFunction& callee = module_.functions[in.target];
         for (std::size_t i = 0; i < in.call_args.size(); ++i) copy_param(in.call_args[i], callee.param_slots[i]);
+        if (frame.register_base + module_.functions[frame.function].register_count + callee.register_count > kMaxStackRegisters) {
+          throw InputError(SourceLocation{module_.file, in.pos.line, in.pos.column},
+                           "the call stack would hold more than " + std::to_string(kMaxStackRegisters) + " registers (" +
+                               std::to_string(frames_.size()) + " nested calls; recursion?)");
+        }
         start_frame(in.target, executing, call_pc);  // invalidates `frame` and `e`
         break;
       }

@@ -95,6 +95,10 @@ struct DecodedInstruction {
   std::string text;  // opcode with modifiers, for messages
 };
 
+// Registers one function may declare (all `.reg` declarations together); nvcc's largest -G
+// builds stay far below. The emulator keeps 32 lane values per register.
+inline constexpr std::int64_t kMaxRegistersPerFunction = std::int64_t{1} << 18;
+
 struct DecodedFunction {
   std::string name;
   bool is_entry = false;

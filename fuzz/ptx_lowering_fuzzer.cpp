@@ -1,0 +1,50 @@
+// libFuzzer harness: PTX text -> parse_ptx -> lower_kernel on a small launch (2 blocks of 64
+// threads, one worker thread, 20000 steps per warp). Every scalar parameter gets a small value
+// (0..64) taken from the input's bytes, so lowering runs instead of stopping at an unbound
+// parameter. InputError is the expected answer to bad text; anything else is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frontends/ptx/kernel_params.hpp"
+#include "frontends/ptx/lowering.hpp"
+#include "frontends/ptx/parser.hpp"
+#include "isa/input_error.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace warpsim::ptx;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const Module module = parse_ptx(text, "fuzz.ptx");
+    LoweringOptions options;
+    options.grid = Dim3{2, 1, 1};
+    options.block = Dim3{64, 1, 1};
+    options.threads = 1;
+    options.emulator.max_steps_per_warp = 20000;
+    // The first entry with a body (select_kernel refuses a file with several unless named).
+    const Function* entry = nullptr;
+    for (const Function& f : module.functions) {
+      if (f.is_entry && f.has_body) {
+        entry = &f;
+        break;
+      }
+    }
+    if (entry != nullptr) {
+      options.kernel = entry->name;
+      const std::vector<KernelParameter> params = describe_parameters(*entry);
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        if (params[i].is_pointer || params[i].is_aggregate) continue;
+        // Bound by position; the value comes from the input so the fuzzer can steer it.
+        const std::uint8_t byte = size == 0 ? 0 : data[(i * 31 + 7) % size];
+        options.parameters.emplace_back(std::to_string(i), std::to_string(byte % 65));
+      }
+    }
+    const LoweredKernel lowered = lower_kernel(module, options);
+    (void)lowered;
+  } catch (const warpsim::InputError&) {
+    // Bad text, an unsupported construct or a runaway warp: the normal answer.
+  }
+  return 0;
+}
