@@ -1,7 +1,10 @@
-// Whole predictions: the grid roll-up of one DWT point and the paper's 720-point sweep.
+// Whole predictions: the grid roll-up of one DWT point, the paper's 720-point sweep, and the
+// parallel driver (-j 1 against -j 2) on sweeps large enough to matter.
 #include <benchmark/benchmark.h>
 
 #include "sim/driver/suite.hpp"
+#include "sim/driver/sweep.hpp"
+#include "sim/workload/named_workload.hpp"
 
 namespace {
 
@@ -18,15 +21,20 @@ void DwtMatrixPrediction(benchmark::State& state) {
 }
 BENCHMARK(DwtMatrixPrediction);
 
-void PaperSweep(benchmark::State& state) {
-  const sim::driver::Suite suite = sim::driver::load_suite(kSourceDir + "/workloads/suites/paper-dwt.toml");
+// A suite file's sweep on state.range(0) threads.
+void Sweep(benchmark::State& state, const std::string& file) {
+  const sim::driver::Suite suite = sim::driver::load_suite(kSourceDir + "/" + file);
+  sim::driver::SweepOptions options;
+  options.jobs = static_cast<int>(state.range(0));
   for (auto _ : state) {
     double total = 0;
-    sim::driver::run_sweep(suite, [&](const sim::driver::SweepRow& row) { total += row.prediction.time_us; });
+    sim::driver::run_sweep(suite, [&](const sim::driver::SweepRow& row) { total += row.prediction.time_us; }, options);
     benchmark::DoNotOptimize(total);
   }
   state.SetItemsProcessed(state.iterations() * suite.point_count());  // predictions
 }
-BENCHMARK(PaperSweep)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Sweep, paper_dwt, std::string("workloads/suites/paper-dwt.toml"))->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Sweep, dwt_filters_8_gpus, std::string("bench/suites/dwt-filters.toml"))->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Sweep, ptx_mtx_mul_vec, std::string("bench/suites/ptx-mtx-mul-vec.toml"))->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -29,6 +29,11 @@ Calibration resolve_calibration(const Profile& gpu, std::string_view kernel,
   } else {
     throw missing("t_m", "--tm CYCLES");
   }
+  if (stored) chosen.memory_durations = stored->memory_durations;
+  if (chosen.memory_durations.size() < given.memory_durations.size()) chosen.memory_durations.resize(given.memory_durations.size());
+  for (std::size_t i = 0; i < given.memory_durations.size(); ++i) {
+    if (given.memory_durations[i]) chosen.memory_durations[i] = given.memory_durations[i];
+  }
   return chosen;
 }
 

@@ -16,6 +16,9 @@ namespace warpsim::gpus {
 struct Calibration {
   double tp_us = 0;            // kernel launch preparation time t_p, microseconds
   isa::Millicycles tm = 0;     // memory access time scaling factor t_m
+  // d1, d2, ...: durations of the program's memory instructions in program order (keys d1 .. d64
+  // of the section); nullopt keeps the program's own.
+  std::vector<std::optional<isa::Millicycles>> memory_durations;
 };
 
 struct Profile {
@@ -73,10 +76,14 @@ namespace warpsim::gpus {
 struct CalibrationChoice {
   std::optional<double> tp_us = std::nullopt;
   std::optional<isa::Millicycles> tm = std::nullopt;
+  std::vector<std::optional<isa::Millicycles>> memory_durations = {};  // over the profile's
 };
 
+inline constexpr std::size_t kMaxCalibratedDurations = 64;
+
 // t_p and t_m for `kernel` on `gpu`: the explicit choice first, then the profile's
-// [calibration.<kernel>], then (t_m only) the program's own default. Throws InputError naming
+// [calibration.<kernel>], then (t_m only) the program's own default. Durations: the choice's
+// where given, else the section's. Throws InputError naming
 // the missing value and both ways to give it.
 Calibration resolve_calibration(const Profile& gpu, std::string_view kernel,
                                 const CalibrationChoice& given,

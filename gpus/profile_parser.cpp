@@ -9,6 +9,17 @@
 namespace warpsim::gpus {
 namespace {
 
+// 1 for "d1" .. 64 for "d64"; 0 for any other key.
+std::size_t duration_index(std::string_view key) {
+  if (key.size() < 2 || key.size() > 3 || key[0] != 'd' || key[1] == '0') return 0;
+  std::size_t index = 0;
+  for (const char c : key.substr(1)) {
+    if (c < '0' || c > '9') return 0;
+    index = index * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return index <= kMaxCalibratedDurations ? index : 0;
+}
+
 struct RequiredInteger {
   const char* key;
   std::int64_t Profile::*member;
@@ -109,9 +120,19 @@ class ProfileParser {
             toml_.fail(&value, prefix + ".tm: " + e.what());
           }
           has_tm = true;
+        } else if (const std::size_t index = duration_index(key.str()); index > 0) {
+          // d1, d2, ...: what `warpsim calibrate --fit d1,...` writes.
+          if (calibration.memory_durations.size() < index) calibration.memory_durations.resize(index);
+          try {
+            const isa::Millicycles d = isa::cycles_from_double(toml_.number(value, prefix + "." + std::string(key.str())));
+            if (d <= 0) toml_.fail(&value, prefix + "." + std::string(key.str()) + " must be positive");
+            calibration.memory_durations[index - 1] = d;
+          } catch (const std::invalid_argument& e) {
+            toml_.fail(&value, prefix + "." + std::string(key.str()) + ": " + e.what());
+          }
         } else {
           toml_.fail(&value, "unknown key " + quote_for_message(key.str()) + " in [" + prefix +
-                           "] (expected tp_us and tm)");
+                           "] (expected tp_us, tm and d1 .. d64)");
         }
       }
       if (!has_tp || !has_tm) toml_.fail(&section_node, "[" + prefix + "] needs both tp_us and tm");

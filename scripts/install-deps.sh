@@ -13,6 +13,7 @@ packages=(
   libgtest-dev                     # GoogleTest
   libbenchmark-dev                 # Google Benchmark
   libexpat1-dev                    # expat: the tests check generated SVG is well-formed XML
+  libnlopt-dev libnlopt-cxx-dev    # NLopt: derivative-free optimisers for `warpsim calibrate` (nlopt.hpp)
   clang libclang-rt-dev            # clang++ and libFuzzer/ASan runtimes (libclang-rt-14-dev on Debian 12): the fuzz preset
 )
 

@@ -11,6 +11,7 @@
 
 #include "isa/input_error.hpp"
 #include "isa/kp_format.hpp"
+#include "sim/cli/output_file.hpp"
 #include "sim/report/timeline.hpp"
 
 namespace warpsim::cli {
@@ -153,27 +154,9 @@ void write_requested_views(const po::variables_map& values, const std::vector<co
 }
 
 void write_output(const std::string& text, const std::string& path) {
-  if (path.empty() || path == "-") {
-    std::cout << text << std::flush;
-    return;
-  }
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(SourceLocation{path}, std::string("cannot write: ") + std::strerror(errno));
-    out << text;
-    out.close();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw InputError(SourceLocation{path}, "cannot write: I/O error");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::remove(temporary.c_str());
-    throw InputError(SourceLocation{path}, "cannot write: " + ec.message());
-  }
+  OutputFile out(path);
+  out.write(text);
+  out.commit();
 }
 
 }  // namespace warpsim::cli

@@ -2,6 +2,7 @@
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/report/sweep_report.hpp"
+#include "sim/workload/named_workload_model.hpp"
 
 namespace warpsim::cli {
 
@@ -26,7 +27,8 @@ int run_predict(const Args& args) {
   const auto& v = line.values;
   const Format format = parse_format(v["format"].as<std::string>(), {"json", "text"});
   sim::driver::SweepRow row;
-  row.workload = &sim::workload::find_workload(v["workload"].as<std::string>());
+  const sim::workload::NamedWorkloadModel model(sim::workload::find_workload(v["workload"].as<std::string>()));
+  row.workload = &model;
   const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
   row.gpu = &gpu;
   isa::ParameterValues values =
@@ -34,14 +36,16 @@ int run_predict(const Args& args) {
   for (const char* name : {"K", "N"}) {
     if (!values.count(name)) throw InputError(std::string("missing --param ") + name + "=VALUE");
   }
-  row.point = {values.at("K"), values.at("N")};
+  row.point = {{"K", values.at("K")}, {"N", values.at("N")}};
   values.erase("K");
   values.erase("N");
   if (!values.empty()) throw InputError("unknown parameter '" + values.begin()->first + "' (the DWT workloads take K and N)");
   const gpus::CalibrationChoice given = calibration_choice(v);
-  row.prediction = sim::workload::predict(*row.workload, gpu, row.point, given);
-  write_output(format == Format::json ? sim::report::sweep_row_json(row).dump(2) + '\n'
-                                      : sim::report::render_sweep({row}, sim::report::SweepFormat::text));
+  sim::workload::CoreTimeCache cache;
+  row.prediction = model.predict(gpu, row.point, {given.tp_us, given.tm, {}, {}}, cache);
+  const std::vector<std::string> axes{"K", "N"};
+  write_output(format == Format::json ? sim::report::sweep_row_json(row, axes).dump(2) + '\n'
+                                      : sim::report::render_sweep({row}, sim::report::SweepFormat::text, axes));
   return 0;
 }
 

@@ -1,7 +1,10 @@
 #include "isa/input_error.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/output_file.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/driver/suite.hpp"
+#include "sim/driver/sweep.hpp"
 #include "sim/report/sweep_report.hpp"
 
 namespace warpsim::cli {
@@ -11,14 +14,19 @@ int run_sweep(const Args& args) {
   options.add_options()
       ("help,h", "show this help")
       ("suite", po::value<std::string>()->required(), "suite file (.toml)")
-      ("out,o", po::value<std::string>(), "write to FILE.csv or FILE.json (format from the extension)")
-      ("format", po::value<std::string>(), "text|csv|json (default: from --out, else text)");
+      ("out,o", po::value<std::string>(), "write to FILE.csv or FILE.json (format from the extension), streamed as points finish")
+      ("format", po::value<std::string>(), "text|csv|json (default: from --out, else text)")
+      ("jobs,j", po::value<int>()->default_value(0), "worker threads (0: every core); the output is the same for any value")
+      ("quiet,q", "no progress line on stderr");
   po::positional_options_description positional;
   positional.add("suite", 1);
   const CommandLine line = parse_command_line(args, options, positional);
   if (line.help) {
-    return print_help("warpsim sweep SUITE.toml [--out FILE.csv|FILE.json] [--format text|csv|json]",
-                      "Predicts every point of a suite: GPUs x workloads x K x N, one row each.", options);
+    return print_help("warpsim sweep SUITE.toml [-o FILE.csv|FILE.json] [--format text|csv|json] [-j N] [--quiet]",
+                      "Predicts every point of a suite (GPUs x workloads x each workload's axes), one row each, in suite\n"
+                      "order. Points run in parallel; T_c is shared between them. With -o the rows stream to FILE.partial,\n"
+                      "renamed to FILE when complete; Ctrl-C stops, removes it and exits with status 130.",
+                      options);
   }
   const auto& v = line.values;
   const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
@@ -33,14 +41,32 @@ int run_sweep(const Args& args) {
     throw InputError("--out " + out + ": name a .csv or .json file, or give --format");
   }
   const Format format = parse_format(format_name, {"text", "csv", "json"});
+  const int jobs = v["jobs"].as<int>();
+  if (jobs < 0 || jobs > 4096) throw InputError("--jobs " + std::to_string(jobs) + ": give 0 (every core) .. 4096");
   const sim::driver::Suite suite = sim::driver::load_suite(v["suite"].as<std::string>());
-  std::vector<sim::driver::SweepRow> rows;
-  rows.reserve(static_cast<std::size_t>(suite.point_count()));
-  sim::driver::run_sweep(suite, [&](const sim::driver::SweepRow& row) { rows.push_back(row); });
+
   const auto report_format = format == Format::csv    ? sim::report::SweepFormat::csv
                              : format == Format::json ? sim::report::SweepFormat::json
                                                       : sim::report::SweepFormat::text;
-  write_output(sim::report::render_sweep(rows, report_format), out);
+  sim::report::SweepWriter writer(report_format, suite.axis_names());
+  OutputFile output(out);
+  output.write(writer.begin());
+  sim::driver::SweepOptions sweep_options;
+  sweep_options.jobs = jobs;
+  sweep_options.stop = &interrupt_flag();
+  sim::driver::SweepStats stats;
+  {
+    ProgressLine progress("sweep", !v.count("quiet"));
+    sweep_options.progress = [&](std::int64_t done, std::int64_t total) { progress.update(done, total); };
+    stats = sim::driver::run_sweep(suite, [&](const sim::driver::SweepRow& row) { output.write(writer.add(row)); }, sweep_options);
+  }
+  if (stats.stopped) {
+    std::fprintf(stderr, "warpsim: interrupted after %lld of %lld points; nothing written\n",
+                 static_cast<long long>(stats.points), static_cast<long long>(suite.point_count()));
+    return 130;  // `output` removes its partial file
+  }
+  output.write(writer.finish());
+  output.commit();
   return 0;
 }
 

@@ -17,5 +17,8 @@ int run_predict(const Args& args);
 int run_plot(const Args& args);
 int run_sweep(const Args& args);
 int run_gpus(const Args& args);
+int run_evaluate(const Args& args);
+int run_import(const Args& args);
+int run_calibrate(const Args& args);
 
 }  // namespace warpsim::cli

@@ -25,8 +25,11 @@ const std::map<std::string, Subcommand>& subcommands() {
       {"launch", {warpsim::cli::run_launch, "the paper's launch heuristic for N threads (Algorithm 3)"}},
       {"plot", {warpsim::cli::run_plot, "draw sweep results as an SVG line chart (log axes)"}},
       {"predict", {warpsim::cli::run_predict, "predict one point of a named DWT workload (eq. 17, 18, 2D)"}},
-      {"sweep", {warpsim::cli::run_sweep, "predict every point of a suite (GPUs x workloads x K x N)"}},
+      {"sweep", {warpsim::cli::run_sweep, "predict every point of a suite (GPUs x workloads x axes), in parallel"}},
       {"gpus", {warpsim::cli::run_gpus, "list GPU profiles or show one"}},
+      {"evaluate", {warpsim::cli::run_evaluate, "accuracy of predictions against measurements (eq. 15-22)"}},
+      {"import", {warpsim::cli::run_import, "measured kernel times from nvprof / nsys CSV to a measurements row"}},
+      {"calibrate", {warpsim::cli::run_calibrate, "fit t_p, t_m and durations to measured times: a profile [calibration] section"}},
   };
   return list;
 }
@@ -55,7 +58,7 @@ int main(int argc, char** argv) {
     const auto command = subcommands().find(args[0]);
     if (command == subcommands().end()) {
       throw warpsim::InputError("unknown command " + warpsim::quote_for_message(args[0]) +
-                                " (commands: core, simulate, lower, launch, predict, sweep, plot, gpus; see warpsim --help)");
+                                " (commands: core, simulate, lower, launch, predict, sweep, plot, gpus, evaluate, import, calibrate; see warpsim --help)");
     }
     return command->second.run(warpsim::cli::Args(args.begin() + 1, args.end()));
   } catch (const warpsim::InputError& e) {

@@ -1,44 +1,53 @@
-// Sweep suites (workloads/suites/*.toml, docs/formats.md): GPUs x named workloads x K x N.
+// Sweep suites (workloads/suites/*.toml, docs/formats.md): GPUs x workloads x each workload's
+// axes. A workload is a named DWT workload, a .kp program or a PTX kernel, with its launch
+// policy, its axes and where its calibration comes from.
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gpus/profile.hpp"
-#include "sim/workload/named_workload.hpp"
+#include "sim/workload/model_overrides.hpp"
+#include "sim/workload/workload_model.hpp"
 
 namespace warpsim::sim::driver {
 
 inline constexpr std::int64_t kMaxSweepPoints = 10'000'000;
+inline constexpr std::int64_t kMaxAxisValues = 1'000'000;
+
+struct Axis {
+  std::string name;
+  std::vector<std::int64_t> values;
+};
+
+struct SuiteWorkload {
+  std::shared_ptr<const workload::WorkloadModel> model;
+  std::vector<Axis> axes;              // the model's axes, in its order; the last varies fastest
+  workload::ModelOverrides overrides;  // from the workload's `calibration`, empty otherwise
+
+  std::int64_t point_count() const;    // product of the axes' sizes
+  // The i-th point (0 <= i < point_count()), axes in order.
+  workload::Point point(std::int64_t index) const;
+};
 
 struct Suite {
   std::string source;
   std::string name;
   std::string description;
   std::vector<gpus::Profile> gpus;
-  std::vector<const workload::NamedWorkload*> workloads;
-  std::vector<std::int64_t> K;
-  std::vector<std::int64_t> N;
+  std::vector<SuiteWorkload> workloads;
 
-  std::int64_t point_count() const;
+  // Every axis name of every workload, in order of first appearance: the output's key columns.
+  std::vector<std::string> axis_names() const;
+  std::int64_t point_count() const;  // saturates at INT64_MAX
 };
 
-// Parses a suite; GPU ids resolve like --gpu, relative profile paths against the suite's folder.
-// Throws InputError with file and line for unknown keys, bad values and too many points.
+// Parses a suite; GPU ids resolve like --gpu, relative paths (profiles, .kp, .ptx) against the
+// suite's folder. Throws InputError with file and line for unknown keys, bad values and too
+// many points.
 Suite parse_suite(std::string_view toml_text, const std::string& source);
 Suite load_suite(const std::string& path);
-
-struct SweepRow {
-  const gpus::Profile* gpu = nullptr;
-  const workload::NamedWorkload* workload = nullptr;
-  workload::DwtPoint point;
-  workload::Prediction prediction;
-};
-
-// Evaluates every point in order: GPU, then workload, then K, then N. Calls `emit` per row.
-// A point that cannot be predicted throws InputError naming the point.
-void run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit);
 
 }  // namespace warpsim::sim::driver

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "isa/input_error.hpp"
 #include "sim/report/number_format.hpp"
@@ -10,10 +11,13 @@
 namespace warpsim::sim::report {
 namespace {
 
-// Tick labels without exponents for whole numbers ("100000", not "1e+05").
+// Tick labels without exponents for whole numbers ("100000", not "1e+05"), and without the
+// rounding noise of adding up steps ("0.6", not "0.6000000000000001").
 std::string tick_label(double v) {
   if (std::abs(v) < 1e15 && std::nearbyint(v) == v) return std::to_string(static_cast<long long>(v));
-  return shortest(v);
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.12g", v);
+  return buffer;
 }
 
 constexpr double kLeft = 80, kTop = 40, kPlotWidth = 640, kPlotHeight = 400, kLegendWidth = 240;
@@ -23,6 +27,7 @@ const char* const kPalette[] = {"#4c78a8", "#f58518", "#54a24b", "#e45756", "#72
 struct Axis {
   double low, high;
   bool log;
+  bool powers_of_two = false;  // log axis ticked at 2^k
   double map(double v, double length) const {
     const double a = log ? std::log10(low) : low, b = log ? std::log10(high) : high;
     const double t = log ? std::log10(v) : v;
@@ -31,6 +36,12 @@ struct Axis {
   // Decades on a log axis (with 2 and 5 when it spans less than two); 1-2-5 steps on a linear one.
   std::vector<double> ticks() const {
     std::vector<double> out;
+    if (log && powers_of_two) {  // at most 16 ticks: every power of two, or every second, ...
+      const double first = std::ceil(std::log2(low)), last = std::floor(std::log2(high));
+      const double step = std::max(1.0, std::ceil((last - first + 1) / 16));
+      for (double k = first; k <= last; k += step) out.push_back(std::exp2(k));
+      return out;
+    }
     if (log) {
       const bool fine = std::log10(high / low) < 2;
       for (double decade = std::pow(10.0, std::floor(std::log10(low))); decade <= high * 1.0001; decade *= 10) {
@@ -55,7 +66,7 @@ struct Axis {
   }
 };
 
-Axis make_axis(const std::vector<Series>& series, bool is_x, bool log, const std::string& name) {
+Axis make_axis(const std::vector<Series>& series, bool is_x, bool log, const std::string& name, bool from_zero = true) {
   double low = INFINITY, high = -INFINITY;
   for (const auto& s : series) {
     for (const auto& [x, y] : s.points) {
@@ -65,13 +76,15 @@ Axis make_axis(const std::vector<Series>& series, bool is_x, bool log, const std
       high = std::max(high, v);
     }
   }
-  if (!log && low > 0 && !is_x) low = 0;  // linear y axes start at zero
+  if (!log && low > 0 && !is_x && from_zero) low = 0;  // linear y axes start at zero unless told
   if (log) {  // a little room so that no point sits on the frame
     const double pad = std::pow(high / low, 0.03);
     low /= pad;
     high *= pad;
   } else if (high > low) {
-    high += (high - low) * 0.03;
+    const double pad = (high - low) * 0.03;
+    high += pad;
+    if (!is_x && !from_zero) low -= pad;
   }
   return {low, high, log};
 }
@@ -82,7 +95,9 @@ std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& s
   std::erase_if(series, [](const Series& s) { return s.points.empty(); });
   if (series.empty()) throw InputError("nothing to plot: no rows matched");
   for (auto& s : series) std::sort(s.points.begin(), s.points.end());
-  const Axis x = make_axis(series, true, spec.log_x, "x"), y = make_axis(series, false, spec.log_y, "y");
+  Axis x = make_axis(series, true, spec.log_x, "x");
+  const Axis y = make_axis(series, false, spec.log_y, "y", spec.linear_y_from_zero);
+  x.powers_of_two = spec.power_of_two_x;
   const double width = kLeft + kPlotWidth + 30 + kLegendWidth, height = kTop + kPlotHeight + 60;
   const auto px = [&](double v) { return kLeft + x.map(v, kPlotWidth); };
   const auto py = [&](double v) { return kTop + kPlotHeight - y.map(v, kPlotHeight); };
@@ -93,7 +108,9 @@ std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& s
   for (const double t : x.ticks()) {
     svg += "<line x1=\"" + fixed(px(t), 2) + "\" y1=\"" + fixed(kTop, 2) + "\" x2=\"" + fixed(px(t), 2) + "\" y2=\"" +
            fixed(kTop + kPlotHeight, 2) + "\" stroke=\"#e3e3e3\"/>\n<text x=\"" + fixed(px(t), 2) + "\" y=\"" +
-           fixed(kTop + kPlotHeight + 16, 2) + "\" text-anchor=\"middle\">" + tick_label(t) + "</text>\n";
+           fixed(kTop + kPlotHeight + 16, 2) + "\" text-anchor=\"middle\">" +
+           (x.powers_of_two && x.log ? "2<tspan dy=\"-5\" font-size=\"9\">" + tick_label(std::log2(t)) + "</tspan>" : tick_label(t)) +
+           "</text>\n";
   }
   for (const double t : y.ticks()) {
     svg += "<line x1=\"" + fixed(kLeft, 2) + "\" y1=\"" + fixed(py(t), 2) + "\" x2=\"" + fixed(kLeft + kPlotWidth, 2) +
@@ -120,6 +137,10 @@ std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& s
            fixed(kLeft + kPlotWidth + 52, 2) + "\" y2=\"" + fixed(ly, 2) + "\" stroke=\"" + colour +
            "\" stroke-width=\"3\"/>\n<text x=\"" + fixed(kLeft + kPlotWidth + 58, 2) + "\" y=\"" + fixed(ly + 4, 2) + "\">" +
            escape_xml(series[i].label) + "</text>\n";
+  }
+  for (std::size_t i = 0; i < spec.notes.size(); ++i) {
+    const double ny = kTop + 8 + 18 * static_cast<double>(series.size() + i) + 10;
+    svg += "<text x=\"" + fixed(kLeft + kPlotWidth + 30, 2) + "\" y=\"" + fixed(ny + 4, 2) + "\">" + escape_xml(spec.notes[i]) + "</text>\n";
   }
   return svg + "</svg>\n";
 }

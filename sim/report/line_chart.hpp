@@ -18,6 +18,9 @@ struct ChartSpec {
   std::string y_label;
   bool log_x = true;
   bool log_y = true;
+  bool power_of_two_x = false;       // a log x axis ticked at powers of two, labelled 2^k
+  bool linear_y_from_zero = true;    // a linear y axis starts at 0 (else at the data, padded)
+  std::vector<std::string> notes{};  // lines of text under the legend
 };
 
 // Throws InputError when a log axis gets a value <= 0 or there is nothing to draw.

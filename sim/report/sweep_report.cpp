@@ -8,23 +8,25 @@
 #include "sim/report/text_table.hpp"
 
 namespace warpsim::sim::report {
-namespace {
 
-using Cell = std::variant<std::string, std::int64_t, double>;
+using Cell = std::variant<std::monostate, std::string, std::int64_t, double>;
 
-struct Column {
+struct SweepColumn {
   std::string name;
   std::function<Cell(const driver::SweepRow&)> value;
   int text_decimals = -1;  // doubles in text tables; -1: the column is not in the text table
 };
 
+namespace {
+
+using Column = SweepColumn;
+
 const std::vector<Column>& columns() {
   using Row = driver::SweepRow;
   static const std::vector<Column> list = {
       {"gpu", [](const Row& r) -> Cell { return r.gpu->id; }, 0},
-      {"workload", [](const Row& r) -> Cell { return std::string(r.workload->name); }, 0},
-      {"K", [](const Row& r) -> Cell { return r.point.K; }, 0},
-      {"N", [](const Row& r) -> Cell { return r.point.N; }, 0},
+      {"workload", [](const Row& r) -> Cell { return r.workload->name(); }, 0},
+      {"", nullptr, 0},  // the axes go here
       {"blocks", [](const Row& r) -> Cell { return r.prediction.launch.blocks; }, 0},
       {"threads", [](const Row& r) -> Cell { return r.prediction.launch.threads_per_block; }, 0},
       {"time_us", [](const Row& r) -> Cell { return r.prediction.time_us; }, 3},
@@ -51,7 +53,28 @@ const std::vector<Column>& columns() {
   return list;
 }
 
+// The columns for these axes: each axis reads the row's point (nothing when it lacks the axis).
+std::vector<Column> columns_with(const std::vector<std::string>& axes) {
+  std::vector<Column> out;
+  for (const Column& column : columns()) {
+    if (column.value) {
+      out.push_back(column);
+      continue;
+    }
+    for (const std::string& axis : axes) {
+      out.push_back({axis, [axis](const driver::SweepRow& r) -> Cell {
+                       for (const auto& [name, value] : r.point) {
+                         if (name == axis) return value;
+                       }
+                       return std::monostate{};
+                     }, 0});
+    }
+  }
+  return out;
+}
+
 std::string cell_text(const Cell& cell, int decimals) {
+  if (std::holds_alternative<std::monostate>(cell)) return {};
   if (const auto* s = std::get_if<std::string>(&cell)) return *s;
   if (const auto* i = std::get_if<std::int64_t>(&cell)) return std::to_string(*i);
   const double d = std::get<double>(cell);
@@ -67,60 +90,103 @@ std::string csv_field(const std::string& text) {
 
 }  // namespace
 
-const std::vector<std::string>& sweep_columns() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const Column& column : columns()) out.push_back(column.name);
-    return out;
-  }();
+std::vector<std::string> sweep_columns(const std::vector<std::string>& axes) {
+  std::vector<std::string> names;
+  for (const Column& column : columns_with(axes)) names.push_back(column.name);
   return names;
 }
 
-nlohmann::ordered_json sweep_row_json(const driver::SweepRow& row) {
+namespace {
+
+nlohmann::ordered_json row_json(const driver::SweepRow& row, const std::vector<Column>& columns) {
   nlohmann::ordered_json object;
-  for (const Column& column : columns()) {
-    std::visit([&](const auto& v) { object[column.name] = v; }, column.value(row));
+  for (const Column& column : columns) {
+    std::visit(
+        [&](const auto& v) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::monostate>) {
+            object[column.name] = nullptr;
+          } else {
+            object[column.name] = v;
+          }
+        },
+        column.value(row));
   }
   return object;
 }
 
-std::string render_sweep(const std::vector<driver::SweepRow>& rows, SweepFormat format) {
-  switch (format) {
+}  // namespace
+
+nlohmann::ordered_json sweep_row_json(const driver::SweepRow& row, const std::vector<std::string>& axes) {
+  return row_json(row, columns_with(axes));
+}
+
+SweepWriter::SweepWriter(SweepFormat format, std::vector<std::string> axes)
+    : format_(format), columns_(columns_with(axes)) {}
+SweepWriter::~SweepWriter() = default;
+
+std::string SweepWriter::begin() {
+  switch (format_) {
     case SweepFormat::csv: {
-      std::string out;
-      for (const Column& column : columns()) out += (out.empty() ? "" : ",") + column.name;
-      out += '\n';
-      for (const auto& row : rows) {
-        std::string line;
-        for (const Column& column : columns()) {
-          line += (line.empty() ? "" : ",") + csv_field(cell_text(column.value(row), -1));
-        }
-        out += line + '\n';
-      }
-      return out;
+      std::string header;
+      for (const Column& column : columns_) header += (header.empty() ? "" : ",") + csv_field(column.name);
+      return header + '\n';
+    }
+    case SweepFormat::json: return "[";
+    case SweepFormat::text: return {};
+  }
+  return {};
+}
+
+std::string SweepWriter::add(const driver::SweepRow& row) {
+  ++rows_;
+  switch (format_) {
+    case SweepFormat::csv: {
+      std::string line;
+      for (const Column& column : columns_) line += (line.empty() ? "" : ",") + csv_field(cell_text(column.value(row), -1));
+      return line + '\n';
     }
     case SweepFormat::json: {
-      nlohmann::ordered_json array = nlohmann::ordered_json::array();
-      for (const auto& row : rows) array.push_back(sweep_row_json(row));
-      return array.dump(2) + '\n';
+      // The array as nlohmann's dump(2) lays it out: objects indented by 2, fields by 4.
+      std::string object = row_json(row, columns_).dump(2);
+      std::string indented = rows_ == 1 ? "\n  " : ",\n  ";
+      for (const char c : object) indented += c == '\n' ? std::string("\n  ") : std::string(1, c);
+      return indented;
     }
     case SweepFormat::text: {
+      std::vector<std::string> cells;
+      for (const Column& column : columns_) {
+        if (column.text_decimals >= 0) cells.push_back(cell_text(column.value(row), column.text_decimals));
+      }
+      text_rows_.push_back(std::move(cells));
+      return {};
+    }
+  }
+  return {};
+}
+
+std::string SweepWriter::finish() {
+  switch (format_) {
+    case SweepFormat::csv: return {};
+    case SweepFormat::json: return rows_ == 0 ? "]\n" : "\n]\n";
+    case SweepFormat::text: {
       std::vector<std::string> headers;
-      for (const Column& column : columns()) {
+      for (const Column& column : columns_) {
         if (column.text_decimals >= 0) headers.push_back(column.name);
       }
       TextTable table(headers);
-      for (const auto& row : rows) {
-        std::vector<std::string> cells;
-        for (const Column& column : columns()) {
-          if (column.text_decimals >= 0) cells.push_back(cell_text(column.value(row), column.text_decimals));
-        }
-        table.add_row(std::move(cells));
-      }
+      for (auto& cells : text_rows_) table.add_row(std::move(cells));
+      text_rows_.clear();
       return table.render();
     }
   }
   return {};
+}
+
+std::string render_sweep(const std::vector<driver::SweepRow>& rows, SweepFormat format, const std::vector<std::string>& axes) {
+  SweepWriter writer(format, axes);
+  std::string out = writer.begin();
+  for (const driver::SweepRow& row : rows) out += writer.add(row);
+  return out + writer.finish();
 }
 
 }  // namespace warpsim::sim::report

@@ -5,18 +5,39 @@
 #include <string>
 #include <vector>
 
-#include "sim/driver/suite.hpp"
+#include "sim/driver/sweep.hpp"
 
 namespace warpsim::sim::report {
 
 enum class SweepFormat { text, csv, json };
 
-// Column names in output order; CSV's header starts gpu,workload,K,N,blocks,threads,time_us.
-const std::vector<std::string>& sweep_columns();
+struct SweepColumn;  // a column's name and how to read it from a row (sweep_report.cpp)
 
-// One row as a JSON object with the sweep columns as keys.
-nlohmann::ordered_json sweep_row_json(const driver::SweepRow& row);
+// Column names in output order: gpu, workload, the axes, then blocks, threads, time_us, ...
+std::vector<std::string> sweep_columns(const std::vector<std::string>& axes);
 
-std::string render_sweep(const std::vector<driver::SweepRow>& rows, SweepFormat format);
+// One row as a JSON object with the sweep columns as keys (null for an axis the row lacks).
+nlohmann::ordered_json sweep_row_json(const driver::SweepRow& row, const std::vector<std::string>& axes);
+
+// Writes rows as they come, so a sweep of millions of points needs constant memory in CSV and
+// JSON (a text table is aligned, so it keeps its rows until finish()). Numbers in CSV and JSON
+// carry full precision; text rounds.
+class SweepWriter {
+ public:
+  SweepWriter(SweepFormat format, std::vector<std::string> axes);
+  ~SweepWriter();
+  std::string begin();                          // CSV header, JSON "["
+  std::string add(const driver::SweepRow& row);  // one CSV line or JSON object; "" for text
+  std::string finish();                         // JSON "]", or the whole text table
+
+ private:
+  SweepFormat format_;
+  std::vector<SweepColumn> columns_;
+  std::int64_t rows_ = 0;
+  std::vector<std::vector<std::string>> text_rows_;
+};
+
+// All rows at once (begin + add... + finish).
+std::string render_sweep(const std::vector<driver::SweepRow>& rows, SweepFormat format, const std::vector<std::string>& axes);
 
 }  // namespace warpsim::sim::report

@@ -7,14 +7,13 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
-#include <tuple>
 #include <span>
 #include <string_view>
 
 #include "gpus/profile.hpp"
 #include "isa/program.hpp"
 #include "sim/grid/grid.hpp"
+#include "sim/workload/prediction.hpp"
 
 namespace warpsim::sim::workload {
 
@@ -36,36 +35,14 @@ struct DwtPoint {
   std::int64_t N = 0;  // transform size (2D: N x N)
 };
 
-struct Prediction {
-  std::int64_t elements = 0;       // 1D size transformed: N, or N * (N + K - 2) in 2D
-  std::int64_t total_threads = 0;  // threads asked of Algorithm 3 per launch
-  grid::Launch launch;             // per launch
-  std::int64_t launches = 0;
-  grid::GridTiming per_launch;     // T_k of one launch
-  gpus::Calibration calibration;
-  double time_us = 0;              // launches * T_k
-};
 
 // The bound kernel program of a workload at point K (the .kp program, parsed once).
 isa::Program workload_program(const NamedWorkload& workload, std::int64_t K);
-
-// What recurs across the points of a sweep: bound programs, and T_c for a program, warp count and
-// t_m (a sweep over N asks for the same few warp counts again and again). One thread at a time.
-class PredictionCache {
- public:
-  const isa::Program& program(const NamedWorkload& workload, std::int64_t K);
-  isa::Millicycles core_time(const NamedWorkload& workload, std::int64_t K, std::int64_t warps, isa::Millicycles tm);
-
- private:
-  // Keyed by identity (workloads are static, map nodes do not move): no string compares.
-  std::map<std::pair<const NamedWorkload*, std::int64_t>, isa::Program> programs_;
-  std::map<std::tuple<const isa::Program*, std::int64_t, isa::Millicycles>, isa::Millicycles> core_times_;
-};
 
 // Throws InputError for invalid points (odd or small K, N too small or odd where pairs are
 // needed, sizes overflowing), missing calibration, or launches the GPU cannot run. `cache`, when
 // given, is reused across calls.
 Prediction predict(const NamedWorkload& workload, const gpus::Profile& gpu, const DwtPoint& point,
-                   const gpus::CalibrationChoice& calibration = {}, PredictionCache* cache = nullptr);
+                   const gpus::CalibrationChoice& calibration = {});
 
 }  // namespace warpsim::sim::workload

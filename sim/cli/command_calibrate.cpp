@@ -1,0 +1,160 @@
+// warpsim calibrate: fits t_p, t_m and memory-instruction durations of a workload to measured
+// times (sim/calibrate, docs/calibration.md) and prints a [calibration.<kernel>] section.
+#include <memory>
+
+#include "frontends/ptx/parser.hpp"
+#include "isa/input_error.hpp"
+#include "isa/kp_format.hpp"
+#include "sim/calibrate/calibration_report.hpp"
+#include "sim/calibrate/calibration_setup.hpp"
+#include "sim/cli/cli_support.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/ptx_support.hpp"
+#include "sim/report/csv_table.hpp"
+#include "sim/workload/kp_workload_model.hpp"
+#include "sim/workload/named_workload_model.hpp"
+#include "sim/workload/ptx_workload_model.hpp"
+
+namespace warpsim::cli {
+namespace {
+
+namespace cal = sim::calibrate;
+
+struct Workload {
+  std::shared_ptr<const sim::workload::WorkloadModel> model;
+  cal::ProgramDefaults defaults;
+};
+
+std::vector<std::string> split_names(const std::string& text, const std::string& flag) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1) {
+    names.push_back(text.substr(start, comma - start));
+  }
+  names.push_back(text.substr(start));
+  for (const std::string& n : names) {
+    if (n.empty()) throw InputError(flag + " " + quote_for_message(text) + ": an empty name");
+  }
+  return names;
+}
+
+// --threads / --grid / --block, as a suite's launch = { ... }.
+sim::workload::LaunchPolicy launch_policy(const po::variables_map& v) {
+  sim::workload::LaunchPolicy policy;
+  if (v.count("threads")) policy.threads = v["threads"].as<std::string>();
+  if (v.count("grid")) policy.grid = v["grid"].as<std::string>();
+  if (v.count("block")) policy.block = v["block"].as<std::string>();
+  if (policy.threads.empty() && policy.grid.empty() && policy.block.empty()) {
+    throw InputError("a .kp or .ptx workload needs a launch: --threads N (Algorithm 3), --threads N --block T, or --grid B --block T "
+                     "(each a number or an axis name)");
+  }
+  policy.validate();
+  return policy;
+}
+
+Workload load_workload(const po::variables_map& v) {
+  const std::string w = v["workload"].as<std::string>();
+  const std::string label = v.count("label") ? v["label"].as<std::string>() : "";
+  const bool launch_given = v.count("threads") || v.count("grid") || v.count("block");
+  Workload out;
+  if (w.ends_with(".kp")) {
+    if (v.count("kernel") || v.count("params")) throw InputError("--kernel and --params are for .ptx workloads");
+    isa::Program program = isa::load_kp_file(w);
+    out.defaults = cal::program_defaults(program);
+    std::string name = label.empty() ? program.name() : label;
+    out.model = std::make_shared<sim::workload::KpWorkloadModel>(std::move(name), std::move(program), launch_policy(v));
+  } else if (is_ptx_path(w)) {
+    auto module = std::make_shared<const ptx::Module>(ptx::load_ptx_file(w));
+    ptx::LoweringOptions options;
+    if (v.count("kernel")) options.kernel = v["kernel"].as<std::string>();
+    const std::vector<std::string> params = v.count("params") ? split_names(v["params"].as<std::string>(), "--params")
+                                                              : std::vector<std::string>{};
+    out.defaults.durations = {options.load_cycles, options.store_cycles};
+    out.model = std::make_shared<sim::workload::PtxWorkloadModel>(label, module, options, launch_policy(v), params);
+  } else {
+    if (launch_given) throw InputError("the built-in workload " + w + " launches by Algorithm 3 (eq. 17, 18): no --threads, --grid or --block");
+    if (v.count("kernel") || v.count("params")) throw InputError("--kernel and --params are for .ptx workloads");
+    if (!label.empty()) throw InputError("--label is for .kp and .ptx workloads: a built-in workload keeps its name");
+    const sim::workload::NamedWorkload& named = sim::workload::find_workload(w);
+    out.defaults = cal::program_defaults(sim::workload::workload_program(named, 2));
+    out.model = std::make_shared<sim::workload::NamedWorkloadModel>(named);
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_calibrate(const Args& args) {
+  po::options_description options("Options");
+  options.add_options()
+      ("help,h", "show this help")
+      ("measured", po::value<std::string>()->required(), "measured times: a measurements CSV (docs/formats.md)")
+      ("gpu", po::value<std::string>()->required(), "GPU id (see `warpsim gpus`) or path to a profile .toml; selects the rows whose gpu is its id")
+      ("workload", po::value<std::string>()->required(), "a built-in workload (dwt_matrix, ...), a .kp program or a .ptx kernel")
+      ("fit", po::value<std::string>(), "what to fit: tm, tp, d1, d2, ... comma-separated (default: tm, plus tp without a launch_us column)")
+      ("bounds", po::value<std::string>(), "NAME=LOWER:UPPER,...: bounds of fitted parameters (default tp 0:min time, tm 0:10000, d 1:100000)")
+      ("tp", po::value<std::string>(), "t_p in microseconds: fixed (or the start when fitted); beats launch_us")
+      ("tm", po::value<std::string>(), "t_m in cycles: fixed (or the start when fitted)")
+      ("threads", po::value<std::string>(), ".kp/.ptx: total threads, a number or an axis (Algorithm 3, or with --block)")
+      ("grid", po::value<std::string>(), ".kp/.ptx: blocks, B or X,Y,Z (numbers or axes), with --block")
+      ("block", po::value<std::string>(), ".kp/.ptx: threads per block, T or X,Y,Z (numbers or axes)")
+      ("kernel", po::value<std::string>(), ".ptx: the kernel (.entry) to use (default: the only one)")
+      ("params", po::value<std::string>(), ".ptx: kernel parameters given by axes, comma-separated (e.g. N)")
+      ("label", po::value<std::string>(), ".kp/.ptx: the workload name in the CSV (default: the kernel's name)")
+      ("section", po::value<std::string>(), "the profile section to write and start from (default: the workload's kernel)")
+      ("max-evaluations", po::value<std::string>()->default_value("3000"), "objective evaluations in all")
+      ("format", po::value<std::string>(), "toml|json|text (default: toml, or from the -o extension)")
+      ("out,o", po::value<std::string>(), "write to FILE instead of stdout");
+  po::positional_options_description positional;
+  positional.add("measured", 1);
+  const CommandLine line = parse_command_line(args, options, positional);
+  if (line.help) {
+    return print_help("warpsim calibrate MEASURED.csv --gpu ID --workload W [--fit tm,tp,d1,...] [--bounds tm=0:100]\n"
+                      "       [--threads N | --grid B --block T] [--kernel NAME] [--params N,...] [--label NAME]\n"
+                      "       [--tp US] [--tm C] [--max-evaluations N] [--format toml|json|text] [-o FILE]",
+                      "Fits t_p, t_m and durations of memory instructions to the measured times of the rows for this GPU\n"
+                      "and workload, minimising E = mean |1 - t_model / t_measured| (paper 002, eq. 15, 16) within bounds\n"
+                      "(NLopt: a global then a local derivative-free search; t_p exactly). t_p is the median of launch_us\n"
+                      "when the file has that column and tp is not fitted. Prints a [calibration.<kernel>] section for the\n"
+                      "profile, after comments with E and E^ before and after. docs/calibration.md.",
+                      options);
+  }
+  const auto& v = line.values;
+  const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
+  std::string format_name = v.count("format") ? v["format"].as<std::string>() : "toml";
+  if (!v.count("format") && out.ends_with(".json")) format_name = "json";
+  if (!v.count("format") && out.ends_with(".txt")) format_name = "text";
+  if (format_name != "toml" && format_name != "json" && format_name != "text") {
+    throw InputError("--format " + quote_for_message(format_name) + ": expected toml, json or text");
+  }
+  const std::int64_t max_evaluations = parse_count_flag(v["max-evaluations"].as<std::string>(), "--max-evaluations");
+  if (max_evaluations < 1 || max_evaluations > 10'000'000) {
+    throw InputError("--max-evaluations " + std::to_string(max_evaluations) + ": give 1 .. 10^7");
+  }
+
+  const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
+  const Workload workload = load_workload(v);
+  cal::MeasuredData data = cal::select_measured_points(sim::report::read_csv(v["measured"].as<std::string>()), gpu.id,
+                                                       workload.model->name(), workload.model->axes());
+  cal::SetupOptions setup_options;
+  if (v.count("fit")) setup_options.fit = v["fit"].as<std::string>();
+  if (v.count("bounds")) setup_options.bounds = v["bounds"].as<std::string>();
+  if (v.count("section")) setup_options.section = v["section"].as<std::string>();
+  const gpus::CalibrationChoice given = calibration_choice(v);
+  setup_options.tp_us = given.tp_us;
+  setup_options.tm = given.tm;
+  if (v.count("fit") && setup_options.fit.empty()) throw InputError("--fit: an empty list (expected e.g. tm,tp,d1)");
+  const cal::Setup setup = cal::set_up_calibration(*workload.model, gpu, std::move(data), workload.defaults, setup_options);
+  cal::CalibrateOptions calibrate_options;
+  calibrate_options.max_evaluations = max_evaluations;
+  const cal::CalibrationResult result = cal::calibrate(setup.problem, calibrate_options);
+
+  const cal::CalibrationReport report{&setup.problem, &result, setup.tp_origin};
+  const std::string text = format_name == "json" ? cal::calibration_json(report).dump(2) + '\n'
+                           : format_name == "text" ? cal::render_calibration_text(report)
+                                                   : cal::render_calibration_toml(report);
+  write_output(text, out);
+  return 0;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,57 @@
+#include "sim/cli/progress.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace warpsim::cli {
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+extern "C" void on_interrupt(int) {
+  interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);  // the next Ctrl-C ends the process at once
+}
+
+std::string duration_text(double seconds) {
+  char text[32];
+  if (seconds < 60) std::snprintf(text, sizeof text, "%.0fs", seconds);
+  else if (seconds < 3600) std::snprintf(text, sizeof text, "%dm%02ds", static_cast<int>(seconds) / 60, static_cast<int>(seconds) % 60);
+  else std::snprintf(text, sizeof text, "%dh%02dm", static_cast<int>(seconds) / 3600, static_cast<int>(seconds) / 60 % 60);
+  return text;
+}
+
+}  // namespace
+
+ProgressLine::ProgressLine(std::string what, bool enabled)
+    : what_(std::move(what)), shown_(enabled && isatty(STDERR_FILENO) != 0),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+ProgressLine::~ProgressLine() {
+  if (drawn_) std::fputs("\n", stderr);
+}
+
+void ProgressLine::update(std::int64_t done, std::int64_t total) {
+  if (!shown_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (done < total && now - last_ < std::chrono::milliseconds(100)) return;  // at most 10 redraws a second
+  last_ = now;
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+  const double left = rate > 0 ? static_cast<double>(total - done) / rate : 0;
+  constexpr int kWidth = 30;
+  const int filled = total > 0 ? static_cast<int>(kWidth * done / total) : kWidth;
+  std::fprintf(stderr, "\r%s [%s%s] %3d%% %lld/%lld, %.0f/s, ETA %s  ", what_.c_str(), std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(kWidth - filled), ' ').c_str(), total > 0 ? static_cast<int>(100 * done / total) : 100,
+               static_cast<long long>(done), static_cast<long long>(total), rate, duration_text(left).c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+const std::atomic<bool>& interrupt_flag() {
+  std::signal(SIGINT, on_interrupt);
+  return interrupted;
+}
+
+}  // namespace warpsim::cli

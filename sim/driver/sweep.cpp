@@ -1,0 +1,117 @@
+#include "sim/driver/sweep.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+#include <vector>
+
+#include "isa/input_error.hpp"
+
+namespace warpsim::sim::driver {
+namespace {
+
+// The points in suite order, as (GPU, workload, index within the workload's axes).
+class PointIndex {
+ public:
+  explicit PointIndex(const Suite& suite) : suite_(suite) {
+    for (const gpus::Profile& gpu : suite.gpus) {
+      for (const SuiteWorkload& workload : suite.workloads) {
+        starts_.push_back(total_);
+        blocks_.push_back({&gpu, &workload});
+        total_ += workload.point_count();
+      }
+    }
+    starts_.push_back(total_);
+  }
+  std::int64_t total() const { return total_; }
+
+  SweepRow row(std::int64_t index) const {
+    const auto block = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), index) - starts_.begin() - 1);
+    const auto& [gpu, workload] = blocks_[block];
+    SweepRow row;
+    row.gpu = gpu;
+    row.workload = workload->model.get();
+    row.point = workload->point(index - starts_[block]);
+    return row;
+  }
+  const SuiteWorkload& workload_of(std::int64_t index) const {
+    return *blocks_[static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), index) - starts_.begin() - 1)].second;
+  }
+
+ private:
+  const Suite& suite_;
+  std::vector<std::int64_t> starts_;
+  std::vector<std::pair<const gpus::Profile*, const SuiteWorkload*>> blocks_;
+  std::int64_t total_ = 0;
+};
+
+struct Chunk {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::vector<SweepRow> rows;
+  std::optional<InputError> error;  // the first point of the chunk that failed
+};
+// Shared, so chunks still in flight are freed when a failing point stops the pipeline.
+using ChunkPtr = std::shared_ptr<Chunk>;
+
+}  // namespace
+
+SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit, const SweepOptions& options) {
+  const PointIndex index(suite);
+  workload::CoreTimeCache cache;
+  SweepStats stats;
+  std::int64_t next = 0;
+  tbb::task_arena arena(options.jobs > 0 ? options.jobs : tbb::task_arena::automatic);
+  // Chunks amortise the pipeline's overhead over cheap points, but a small sweep of costly
+  // points (PTX lowered per point) needs several chunks per thread to balance the load.
+  const std::int64_t chunk_size =
+      std::clamp<std::int64_t>(index.total() / (8 * arena.max_concurrency()), 1, std::max<std::int64_t>(1, options.chunk));
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        static_cast<std::size_t>(4 * arena.max_concurrency()),
+        tbb::make_filter<void, ChunkPtr>(tbb::filter_mode::serial_in_order,
+                                       [&](tbb::flow_control& control) -> ChunkPtr {
+                                         if (next >= index.total() || (options.stop && options.stop->load())) {
+                                           stats.stopped = next < index.total();
+                                           control.stop();
+                                           return nullptr;
+                                         }
+                                         auto chunk = std::make_shared<Chunk>(Chunk{next, std::min(index.total(), next + chunk_size), {}, {}});
+                                         next = chunk->end;
+                                         return chunk;
+                                       }) &
+            tbb::make_filter<ChunkPtr, ChunkPtr>(tbb::filter_mode::parallel,
+                                             [&](ChunkPtr chunk) {
+                                               chunk->rows.reserve(static_cast<std::size_t>(chunk->end - chunk->begin));
+                                               for (std::int64_t i = chunk->begin; i < chunk->end; ++i) {
+                                                 if (options.stop && options.stop->load()) break;  // Ctrl-C: within a point
+                                                 SweepRow row = index.row(i);
+                                                 try {
+                                                   row.prediction = row.workload->predict(
+                                                       *row.gpu, row.point, index.workload_of(i).overrides, cache);
+                                                 } catch (const InputError& e) {
+                                                   chunk->error = InputError(
+                                                       SourceLocation{suite.source},
+                                                       row.gpu->id + " " + row.workload->name() + " " +
+                                                           workload::describe_point(row.point) + ": " + e.what());
+                                                   break;
+                                                 }
+                                                 chunk->rows.push_back(std::move(row));
+                                               }
+                                               return chunk;
+                                             }) &
+            tbb::make_filter<ChunkPtr, void>(tbb::filter_mode::serial_in_order, [&](const ChunkPtr& chunk) {
+              for (const SweepRow& row : chunk->rows) emit(row);
+              stats.points += static_cast<std::int64_t>(chunk->rows.size());
+              if (chunk->error) throw *chunk->error;
+              if (options.progress) options.progress(stats.points, index.total());
+            }));
+  });
+  stats.cache_hits = cache.hits();
+  stats.cache_misses = cache.misses();
+  return stats;
+}
+
+}  // namespace warpsim::sim::driver

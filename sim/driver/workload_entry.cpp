@@ -1,0 +1,166 @@
+#include "sim/driver/workload_entry.hpp"
+
+#include <filesystem>
+
+#include "frontends/ptx/parser.hpp"
+#include "isa/input_error.hpp"
+#include "isa/kp_format.hpp"
+#include "sim/driver/axis_values.hpp"
+#include "sim/workload/kp_workload_model.hpp"
+#include "sim/workload/named_workload_model.hpp"
+#include "sim/workload/ptx_workload_model.hpp"
+
+namespace warpsim::sim::driver {
+namespace {
+
+// A launch component: a whole number or an axis name.
+std::string launch_component(const gpus::TomlReader& toml, const toml::node& node, const std::string& key) {
+  if (node.is_integer()) return std::to_string(toml.whole_number(node, key, 1, INT64_MAX));
+  return toml.text(node, key);
+}
+
+// launch = { threads = "N" } | { threads = "N", block = 256 } | { threads = "N", block = [64, 128] }
+//        | { grid = 64, block = "128" }. A list of block sizes becomes the axis "block".
+workload::LaunchPolicy read_launch(const gpus::TomlReader& toml, const toml::node& node, WorkloadEntry& entry) {
+  workload::LaunchPolicy policy;
+  for (const auto& [key, value] : toml.table(node, "launch must be a table { threads, block, grid }")) {
+    const std::string name = "launch." + std::string(key.str());
+    if (key == "threads") {
+      policy.threads = launch_component(toml, value, name);
+    } else if (key == "grid") {
+      policy.grid = launch_component(toml, value, name);
+    } else if (key == "block" && value.is_array()) {
+      policy.block = "block";
+      entry.axes["block"] = read_axis_values(toml, value, "block");
+    } else if (key == "block") {
+      policy.block = launch_component(toml, value, name);
+    } else {
+      toml.fail(&value, "unknown key " + quote_for_message(key.str()) + " in launch (expected threads, block, grid)");
+    }
+  }
+  try {
+    policy.validate();
+  } catch (const InputError& e) {
+    toml.fail(&node, e.what());
+  }
+  return policy;
+}
+
+// calibration = "SECTION" | { section, tp_us, tm, d1, d2, ... }
+workload::ModelOverrides read_calibration(const gpus::TomlReader& toml, const toml::node& node) {
+  workload::ModelOverrides overrides;
+  if (node.is_string()) {
+    overrides.section = toml.text(node, "calibration");
+    return overrides;
+  }
+  for (const auto& [key, value] : toml.table(node, "calibration must be a section name or a table { tp_us, tm, d1, ... }")) {
+    const std::string name = "calibration." + std::string(key.str());
+    try {
+      if (key == "section") {
+        overrides.section = toml.text(value, name);
+      } else if (key == "tp_us") {
+        overrides.tp_us = toml.number(value, name);
+        if (*overrides.tp_us < 0) toml.fail(&value, name + " cannot be negative");
+      } else if (key == "tm") {
+        overrides.tm = isa::cycles_from_double(toml.number(value, name));
+      } else if (key.str().size() >= 2 && key.str()[0] == 'd') {
+        const std::int64_t index = std::stoll(std::string(key.str().substr(1)));
+        if (index < 1 || index > static_cast<std::int64_t>(gpus::kMaxCalibratedDurations)) throw std::invalid_argument("d1 .. d64");
+        const isa::Millicycles d = isa::cycles_from_double(toml.number(value, name));
+        if (d <= 0) toml.fail(&value, name + " must be positive");
+        if (overrides.memory_durations.size() < static_cast<std::size_t>(index)) overrides.memory_durations.resize(static_cast<std::size_t>(index));
+        overrides.memory_durations[static_cast<std::size_t>(index - 1)] = d;
+      } else {
+        toml.fail(&value, "unknown key " + quote_for_message(key.str()) + " in calibration (expected section, tp_us, tm, d1 .. d64)");
+      }
+    } catch (const std::invalid_argument& e) {
+      toml.fail(&value, name + ": " + e.what());
+    } catch (const std::out_of_range&) {
+      toml.fail(&value, name + ": out of range");
+    }
+  }
+  return overrides;
+}
+
+std::vector<std::string> read_names(const gpus::TomlReader& toml, const toml::node& node, const std::string& key) {
+  std::vector<std::string> names;
+  for (const toml::node& entry : toml.non_empty_list(node, key)) names.push_back(toml.text(entry, key + " entries"));
+  return names;
+}
+
+}  // namespace
+
+std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(toml.source()).parent_path() / p).string();
+}
+
+WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& entry) {
+  try {
+    return {std::make_shared<workload::NamedWorkloadModel>(workload::find_workload(toml.text(entry, "workloads entries"))), {}, {}};
+  } catch (const InputError& e) {
+    if (!e.location().file.empty()) throw;
+    toml.fail(&entry, e.what());
+  }
+}
+
+WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& node) {
+  const toml::table& table = toml.table(node, "each [[workload]] must be a table");
+  WorkloadEntry entry;
+  std::string name, builtin, kp, ptx, kernel;
+  std::vector<std::string> params;
+  const toml::node* launch_node = nullptr;
+  const toml::node* source_node = &node;
+  for (const auto& [key, value] : table) {
+    const std::string k(key.str());
+    if (k == "name") name = toml.text(value, k);
+    else if (k == "builtin") builtin = toml.text(value, k), source_node = &value;
+    else if (k == "kp") kp = toml.text(value, k), source_node = &value;
+    else if (k == "ptx") ptx = toml.text(value, k), source_node = &value;
+    else if (k == "kernel") kernel = toml.text(value, k);
+    else if (k == "params") params = read_names(toml, value, k);
+    else if (k == "launch") launch_node = &value;
+    else if (k == "calibration") entry.overrides = read_calibration(toml, value);
+    else if (k == "axes") {
+      for (const auto& [axis, values] : toml.table(value, "axes must be a table")) {
+        entry.axes[std::string(axis.str())] = read_axis_values(toml, values, std::string(axis.str()));
+      }
+    } else {
+      toml.fail(&value, "unknown key " + quote_for_message(k) +
+                            " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, launch, calibration, axes)");
+    }
+  }
+  if ((!builtin.empty()) + (!kp.empty()) + (!ptx.empty()) != 1) {
+    toml.fail(&node, "a [[workload]] needs exactly one of builtin = \"dwt_matrix\", kp = \"FILE.kp\", ptx = \"FILE.ptx\"");
+  }
+  if (ptx.empty() && (!kernel.empty() || !params.empty())) {
+    toml.fail(&node, "'kernel' and 'params' are for ptx workloads");
+  }
+  try {
+    if (!builtin.empty()) {
+      if (launch_node) toml.fail(launch_node, "a builtin workload launches by Algorithm 3 (eq. 17, 18): no launch");
+      if (!name.empty()) toml.fail(&node, "a builtin workload keeps its name");
+      entry.model = std::make_shared<workload::NamedWorkloadModel>(workload::find_workload(builtin));
+      return entry;
+    }
+    if (!launch_node) toml.fail(&node, "a kp or ptx workload needs launch = { threads = ... } or { grid = ..., block = ... }");
+    workload::LaunchPolicy launch = read_launch(toml, *launch_node, entry);
+    if (!kp.empty()) {
+      isa::Program program = isa::load_kp_file(resolve_suite_path(toml, kp));
+      std::string label = name.empty() ? program.name() : name;
+      entry.model = std::make_shared<workload::KpWorkloadModel>(std::move(label), std::move(program), std::move(launch));
+    } else {
+      auto module = std::make_shared<const ptx::Module>(ptx::load_ptx_file(resolve_suite_path(toml, ptx)));
+      ptx::LoweringOptions options;
+      options.kernel = kernel;
+      entry.model = std::make_shared<workload::PtxWorkloadModel>(name, module, options, std::move(launch), params);
+    }
+  } catch (const InputError& e) {
+    if (e.location().line > 0) throw;  // a line of the program itself
+    toml.fail(source_node, e.location().file.empty() ? e.what() : e.describe());
+  }
+  return entry;
+}
+
+}  // namespace warpsim::sim::driver

@@ -1,0 +1,31 @@
+// One workload of a suite, read from TOML: a name in `workloads = [...]`, or a [[workload]]
+// table (docs/formats.md, "Suites").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpus/toml_reader.hpp"
+#include "sim/workload/model_overrides.hpp"
+#include "sim/workload/workload_model.hpp"
+
+namespace warpsim::sim::driver {
+
+struct WorkloadEntry {
+  std::shared_ptr<const workload::WorkloadModel> model;
+  std::map<std::string, std::vector<std::int64_t>> axes;  // the workload's own axes
+  workload::ModelOverrides overrides;
+};
+
+// A path in a suite, relative to the suite's folder unless absolute.
+std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& path);
+
+// "dwt_matrix": a named workload on the suite's axes.
+WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& entry);
+// [[workload]] with builtin | kp | ptx, and name, kernel, params, launch, calibration, axes.
+WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& entry);
+
+}  // namespace warpsim::sim::driver

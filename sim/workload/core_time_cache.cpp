@@ -1,0 +1,47 @@
+#include "sim/workload/core_time_cache.hpp"
+
+#include <atomic>
+#include <tbb/concurrent_hash_map.h>
+
+namespace warpsim::sim::workload {
+namespace {
+
+struct KeyHash {
+  static std::size_t hash(const CoreTimeKey& key) {
+    std::size_t h = key.size();
+    for (const std::int64_t v : key) h = (h ^ static_cast<std::size_t>(v)) * 0x100000001b3ULL + (h >> 29);
+    return h;
+  }
+  static bool equal(const CoreTimeKey& a, const CoreTimeKey& b) { return a == b; }
+};
+
+}  // namespace
+
+struct CoreTimeCache::Impl {
+  tbb::concurrent_hash_map<CoreTimeKey, isa::Millicycles, KeyHash> map;
+  std::atomic<std::int64_t> hits{0};
+  std::atomic<std::int64_t> misses{0};
+};
+
+CoreTimeCache::CoreTimeCache() : impl_(std::make_unique<Impl>()) {}
+CoreTimeCache::~CoreTimeCache() = default;
+
+isa::Millicycles CoreTimeCache::get(const CoreTimeKey& key, const std::function<isa::Millicycles()>& compute) {
+  {
+    decltype(impl_->map)::const_accessor found;
+    if (impl_->map.find(found, key)) {
+      impl_->hits.fetch_add(1, std::memory_order_relaxed);
+      return found->second;
+    }
+  }
+  // Computed outside any lock: a long simulation must not block other threads' lookups.
+  const isa::Millicycles value = compute();
+  impl_->misses.fetch_add(1, std::memory_order_relaxed);
+  impl_->map.insert({key, value});
+  return value;
+}
+
+std::int64_t CoreTimeCache::hits() const { return impl_->hits.load(); }
+std::int64_t CoreTimeCache::misses() const { return impl_->misses.load(); }
+
+}  // namespace warpsim::sim::workload

@@ -1,0 +1,62 @@
+#include "sim/workload/model_overrides.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "isa/input_error.hpp"
+
+namespace warpsim::sim::workload {
+bool changes_durations(std::span<const std::optional<isa::Millicycles>> durations) {
+  return std::any_of(durations.begin(), durations.end(), [](const auto& d) { return d.has_value(); });
+}
+
+std::size_t memory_instruction_count(const isa::Program& program) {
+  return static_cast<std::size_t>(
+      std::count_if(program.ops().begin(), program.ops().end(), [](const isa::Op& op) { return isa::is_memory(op.kind); }));
+}
+
+isa::Program with_memory_durations(const isa::Program& program,
+                                   std::span<const std::optional<isa::Millicycles>> durations) {
+  const std::size_t available = memory_instruction_count(program);
+  if (durations.size() > available) {
+    throw InputError("d" + std::to_string(durations.size()) + " given, but " + program.name() + " has " +
+                         std::to_string(available) + " memory instructions (d1 .. d" + std::to_string(available) + ")");
+  }
+  for (std::size_t i = 0; i < durations.size(); ++i) {
+    if (durations[i] && *durations[i] <= 0) {
+      throw InputError("d" + std::to_string(i + 1) + " must be a positive duration");
+    }
+  }
+  // Rebuild in program order: the ops list keeps loops as begin/end markers.
+  isa::Program out(program.name(), program.source());
+  out.set_default_tm(program.default_tm());
+  std::size_t memory_index = 0;
+  for (const isa::Op& op : program.ops()) {
+    switch (op.kind) {
+      case isa::OpKind::calc:
+        out.add(op.kind, op.duration, op.line);
+        break;
+      case isa::OpKind::load:
+      case isa::OpKind::store: {
+        const auto& given = memory_index < durations.size() ? durations[memory_index] : std::nullopt;
+        out.add(op.kind, given.value_or(op.duration), op.line);
+        ++memory_index;
+        break;
+      }
+      case isa::OpKind::repeat:
+        if (op.count_parameter.empty()) {
+          out.begin_repeat(op.count, op.line);
+        } else {
+          out.begin_repeat(op.count_parameter, op.line);
+        }
+        break;
+      case isa::OpKind::end:
+        out.end_repeat(op.line);
+        break;
+    }
+  }
+  out.finish();
+  return out;
+}
+
+}  // namespace warpsim::sim::workload

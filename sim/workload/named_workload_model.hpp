@@ -1,0 +1,35 @@
+// A named DWT workload (dwt_matrix, ...) as a WorkloadModel: axes K and N; d1, d2, ... are the
+// memory instructions of its .kp program (workloads/dwt/*.kp) in program order.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+
+#include "sim/workload/named_workload.hpp"
+#include "sim/workload/workload_model.hpp"
+
+namespace warpsim::sim::workload {
+
+class NamedWorkloadModel final : public WorkloadModel {
+ public:
+  explicit NamedWorkloadModel(const NamedWorkload& workload);
+  const std::string& name() const override { return name_; }
+  const std::string& kernel() const override { return kernel_; }
+  std::vector<std::string> axes() const override { return {"K", "N"}; }
+  std::vector<std::string> duration_names() const override;
+  Prediction predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
+                     CoreTimeCache& cache) const override;
+
+ private:
+  // The bound program for K, made once per K (a sweep asks for the same few again and again).
+  std::shared_ptr<const isa::Program> program_for(std::int64_t K) const;
+
+  const NamedWorkload& workload_;
+  std::string name_;
+  std::string kernel_;
+  mutable std::shared_mutex programs_mutex_;
+  mutable std::map<std::int64_t, std::shared_ptr<const isa::Program>> programs_;
+};
+
+}  // namespace warpsim::sim::workload

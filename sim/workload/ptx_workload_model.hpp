@@ -1,0 +1,38 @@
+// A PTX kernel as a WorkloadModel: each point is lowered (frontends/ptx) for the launch the
+// policy gives and the kernel parameters named by `parameter_axes`, then timed with per-warp
+// programs (grid::time_grid_mixed). d1 is the duration of every global load, d2 of every store.
+#pragma once
+
+#include <memory>
+
+#include "frontends/ptx/ast.hpp"
+#include "frontends/ptx/lowering.hpp"
+#include "sim/workload/launch_policy.hpp"
+#include "sim/workload/workload_model.hpp"
+
+namespace warpsim::sim::workload {
+
+class PtxWorkloadModel final : public WorkloadModel {
+ public:
+  // `name` labels outputs (empty: the kernel's short name). `options.kernel` selects the entry; its grid, block and parameters are set per point.
+  // `parameter_axes` are passed as --param NAME=VALUE in order (by PTX name, position, or the
+  // next scalar parameter: docs/ptx.md).
+  PtxWorkloadModel(std::string name, std::shared_ptr<const ptx::Module> module, ptx::LoweringOptions options,
+                   LaunchPolicy launch, std::vector<std::string> parameter_axes);
+  const std::string& name() const override { return name_; }
+  const std::string& kernel() const override { return kernel_; }
+  std::vector<std::string> axes() const override;
+  std::vector<std::string> duration_names() const override { return {"d1 (every global load)", "d2 (every global store)"}; }
+  Prediction predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
+                     CoreTimeCache& cache) const override;
+
+ private:
+  std::string name_;
+  std::string kernel_;  // short name, e.g. mtx_mul_vec
+  std::shared_ptr<const ptx::Module> module_;
+  ptx::LoweringOptions options_;
+  LaunchPolicy launch_;
+  std::vector<std::string> parameter_axes_;
+};
+
+}  // namespace warpsim::sim::workload

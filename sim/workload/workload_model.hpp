@@ -1,0 +1,43 @@
+// One workload of a suite or a calibration, whatever it is made of: a named DWT workload, a .kp
+// program, or a PTX kernel. Each predicts T_k at a point: the values of its axes (K, N, a
+// program parameter, a block size), with optional overrides of t_p, t_m and durations.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gpus/profile.hpp"
+#include "sim/workload/core_time_cache.hpp"
+#include "sim/workload/model_overrides.hpp"
+#include "sim/workload/prediction.hpp"
+
+namespace warpsim::sim::workload {
+
+// Axis values by name, in the suite's axis order.
+using Point = std::vector<std::pair<std::string, std::int64_t>>;
+
+// The value of axis `name`; throws InputError naming the axes the point has.
+std::int64_t point_value(const Point& point, std::string_view name);
+// "K=8 N=64", for messages and labels.
+std::string describe_point(const Point& point);
+
+class WorkloadModel {
+ public:
+  virtual ~WorkloadModel() = default;
+  // The label in outputs and measurement files.
+  virtual const std::string& name() const = 0;
+  // The kernel whose [calibration.<kernel>] section of a profile applies.
+  virtual const std::string& kernel() const = 0;
+  // The axes a point must give, in the order they are reported.
+  virtual std::vector<std::string> axes() const = 0;
+  // How many durations d1, d2, ... ModelOverrides may set, and what each one is.
+  virtual std::vector<std::string> duration_names() const = 0;
+  // Throws InputError for points the workload cannot take or launches the GPU cannot run.
+  virtual Prediction predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
+                             CoreTimeCache& cache) const = 0;
+};
+
+}  // namespace warpsim::sim::workload

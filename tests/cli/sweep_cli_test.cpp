@@ -1,0 +1,58 @@
+// `warpsim sweep` from the command line: -j gives the same bytes, -o streams through a partial
+// file, Ctrl-C stops cleanly with status 130 and writes nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/cli_runner.hpp"
+
+namespace warpsim::testing_support {
+namespace {
+
+TEST(SweepCli, SameBytesForAnyJobCount) {
+  const std::string dir = test_dir();
+  for (const char* format : {"csv", "json"}) {
+    const std::string one = dir + "/one." + format, two = dir + "/two." + format;
+    ASSERT_EQ(run_warpsim("sweep workloads/suites/mtx-mul-vec.toml -q -j 1 -o " + one).status, 0);
+    ASSERT_EQ(run_warpsim("sweep workloads/suites/mtx-mul-vec.toml -q -j 2 -o " + two).status, 0);
+    EXPECT_EQ(slurp(one), slurp(two)) << format;
+    EXPECT_FALSE(std::filesystem::exists(one + ".partial"));
+  }
+  const std::string csv = slurp(dir + "/one.csv");
+  EXPECT_EQ(csv.rfind("gpu,workload,N,block,blocks,threads,time_us,", 0), 0u) << csv.substr(0, 80);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 8 + 8 + 32);
+}
+
+TEST(SweepCli, JsonIsAnArrayWithNullForAxesAWorkloadLacks) {
+  const Result r = run_warpsim("sweep workloads/suites/mtx-mul-vec.toml --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("[\n  {\n    \"gpu\": \"rtx2060\",\n    \"workload\": \"mtx_mul_vec_kp\",\n    \"N\": 32,\n    \"block\": null,", 0), 0u)
+      << r.out.substr(0, 200);
+  EXPECT_EQ(r.out.substr(r.out.size() - 4), "}\n]\n");
+}
+
+TEST(SweepCli, BadJobCountsAreRefused) {
+  expect_input_error("sweep workloads/suites/rtx2080-dwt.toml -j -1", "--jobs -1");
+}
+
+TEST(SweepCli, InterruptStopsCleanlyAndWritesNothing) {
+  if (std::system("command -v timeout >/dev/null 2>&1") != 0) GTEST_SKIP() << "no timeout(1)";
+  const std::string dir = test_dir();
+  const std::string suite = dir + "/slow.toml", out = dir + "/slow.csv";
+  // Each point emulates 2^13 threads looping 2^13 times: most of a second each, 100 of them.
+  std::ofstream(suite) << "gpus = [\"rtx2080\"]\n[[workload]]\nptx = \"" << kSourceDir
+                       << "/workloads/mtx_mul_vec/mtx_mul_vec.ptx\"\nparams = [\"N\"]\nlaunch = { threads = \"N\" }\n"
+                          "calibration = { tp_us = 5, tm = 31 }\naxes = { N = { from = 8192, to = 8291 } }\n";
+  const std::string command = "cd '" + kSourceDir + "' && timeout --preserve-status -s INT 1 '" + kBinary + "' sweep '" +
+                              suite + "' -q -j 1 -o '" + out + "' 2>'" + dir + "/err.txt'";
+  const int raw = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 130);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+  EXPECT_EQ(slurp(dir + "/err.txt").rfind("warpsim: interrupted after ", 0), 0u) << slurp(dir + "/err.txt");
+}
+
+}  // namespace
+}  // namespace warpsim::testing_support

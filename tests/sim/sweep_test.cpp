@@ -1,0 +1,230 @@
+// The generalised suites ([[workload]] with builtin / kp / ptx, launch policies, per-workload axes
+// and calibration) and the parallel driver (same rows in the same order for any -j, stop flag,
+// shared T_c cache).
+#include "sim/driver/sweep.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "isa/input_error.hpp"
+#include "sim/driver/suite.hpp"
+#include "sim/report/sweep_report.hpp"
+#include "sim/workload/named_workload.hpp"
+#include "tests/support/located_error.hpp"
+
+namespace warpsim::sim::driver {
+namespace {
+
+const std::string kSourceDir = WARPSIM_SOURCE_DIR;
+
+std::string sweep_csv(const Suite& suite, int jobs, std::int64_t chunk = 32) {
+  report::SweepWriter writer(report::SweepFormat::csv, suite.axis_names());
+  std::string out = writer.begin();
+  SweepOptions options;
+  options.jobs = jobs;
+  options.chunk = chunk;
+  run_sweep(suite, [&](const SweepRow& row) { out += writer.add(row); }, options);
+  return out + writer.finish();
+}
+
+// A suite file next to the repository's workloads, so its relative paths resolve.
+Suite suite_from(const std::string& text) {
+  const std::string path = kSourceDir + "/workloads/suites/__test_" +
+                           testing::UnitTest::GetInstance()->current_test_info()->name() + ".toml";
+  { std::ofstream(path) << text; }
+  try {
+    Suite suite = load_suite(path);
+    std::filesystem::remove(path);
+    return suite;
+  } catch (...) {
+    std::filesystem::remove(path);
+    throw;
+  }
+}
+
+TEST(ParallelSweep, SameRowsInTheSameOrderForAnyThreadCountAndChunk) {
+  const Suite suite = load_suite(kSourceDir + "/workloads/suites/paper-dwt.toml");
+  const std::string one = sweep_csv(suite, 1);
+  EXPECT_EQ(std::count(one.begin(), one.end(), '\n'), 721);
+  EXPECT_EQ(sweep_csv(suite, 2), one);
+  EXPECT_EQ(sweep_csv(suite, 4, 1), one);
+  EXPECT_EQ(sweep_csv(suite, 3, 7), one);
+}
+
+TEST(ParallelSweep, RowsEqualOnePointPredictions) {
+  const Suite suite = load_suite(kSourceDir + "/workloads/suites/rtx2080-dwt.toml");
+  SweepOptions options;
+  options.jobs = 2;
+  std::int64_t seen = 0;
+  run_sweep(suite, [&](const SweepRow& row) {
+    const workload::Prediction alone = workload::predict(workload::find_workload(row.workload->name()), *row.gpu,
+                                                         {row.point[0].second, row.point[1].second});
+    EXPECT_EQ(row.prediction.time_us, alone.time_us) << workload::describe_point(row.point);
+    ++seen;
+  }, options);
+  EXPECT_EQ(seen, 60);
+}
+
+TEST(ParallelSweep, SharesCoreTimesBetweenPoints) {
+  const Suite suite = load_suite(kSourceDir + "/workloads/suites/paper-dwt.toml");
+  const SweepStats stats = run_sweep(suite, [](const SweepRow&) {});
+  EXPECT_EQ(stats.points, 720);
+  EXPECT_FALSE(stats.stopped);
+  EXPECT_GT(stats.cache_hits, stats.cache_misses);  // a sweep over N asks for few warp counts
+}
+
+TEST(ParallelSweep, StopsWhenAskedAndSaysSo) {
+  const Suite suite = load_suite(kSourceDir + "/workloads/suites/paper-dwt.toml");
+  std::atomic<bool> stop{false};
+  SweepOptions options;
+  options.jobs = 2;
+  options.chunk = 8;
+  options.stop = &stop;
+  std::int64_t rows = 0;
+  const SweepStats stats = run_sweep(suite, [&](const SweepRow&) {
+    if (++rows == 100) stop = true;
+  }, options);
+  EXPECT_TRUE(stats.stopped);
+  EXPECT_EQ(stats.points, rows);
+  EXPECT_LT(rows, 720);
+}
+
+TEST(ParallelSweep, ReportsTheFirstFailingPointAfterTheRowsBeforeIt) {
+  const Suite suite = parse_suite("gpus = [\"rtx2060\"]\nworkloads = [\"dwt_lattice\"]\n[axes]\nK = [8]\nN = [64, 128, 65, 256, 67]\n", "odd.toml");
+  std::vector<std::int64_t> delivered;
+  SweepOptions options;
+  options.jobs = 2;
+  options.chunk = 1;
+  try {
+    run_sweep(suite, [&](const SweepRow& row) { delivered.push_back(row.point[1].second); }, options);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("rtx2060 dwt_lattice K=8 N=65"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(delivered, (std::vector<std::int64_t>{64, 128}));
+}
+
+TEST(SuiteWorkloads, KpProgramWithBlockSizesToExplore) {
+  const Suite suite = suite_from(R"(
+gpus = ["rtx2060"]
+[[workload]]
+name = "mv"
+kp = "../mtx_mul_vec/mtx_mul_vec.kp"
+launch = { threads = "N", block = [32, 128] }
+calibration = { tp_us = 2.5 }
+axes = { N = [100, 1000] }
+)");
+  ASSERT_EQ(suite.workloads.size(), 1u);
+  const SuiteWorkload& w = suite.workloads[0];
+  EXPECT_EQ(w.model->name(), "mv");
+  EXPECT_EQ(w.model->kernel(), "mtx_mul_vec");
+  ASSERT_EQ(w.axes.size(), 2u);
+  EXPECT_EQ(w.axes[0].name, "N");
+  EXPECT_EQ(w.axes[1].name, "block");
+  std::vector<SweepRow> rows;
+  run_sweep(suite, [&](const SweepRow& row) { rows.push_back(row); });
+  ASSERT_EQ(rows.size(), 4u);
+  // N = 1000 in blocks of 128: ceil(1000 / 128) = 8 blocks; t_m = 31 from the program.
+  EXPECT_EQ(rows[3].point, (workload::Point{{"N", 1000}, {"block", 128}}));
+  EXPECT_EQ(rows[3].prediction.launch.blocks, 8);
+  EXPECT_EQ(rows[3].prediction.launch.threads_per_block, 128);
+  EXPECT_EQ(rows[3].prediction.total_threads, 1000);
+  EXPECT_EQ(rows[3].prediction.calibration.tm, 31'000);
+  EXPECT_EQ(rows[3].prediction.calibration.tp_us, 2.5);
+}
+
+TEST(SuiteWorkloads, CalibrationDurationsChangeTheProgram) {
+  const std::string base = R"(
+gpus = ["rtx2060"]
+[[workload]]
+kp = "../mtx_mul_vec/mtx_mul_vec.kp"
+launch = { grid = 1, block = 32 }
+axes = { N = [16] }
+)";
+  const auto time_with = [&](const std::string& calibration) {
+    const Suite suite = suite_from(base + calibration);
+    double time = 0;
+    run_sweep(suite, [&](const SweepRow& row) { time = row.prediction.per_launch.cycles; });
+    return time;
+  };
+  // One warp, so T_c is the program's length: 27 + 16 * (60 + 60 + 10 + 60 + 14) + t_m per memory
+  // instruction... exactly what the engine says for the same program written with d2 = 100.
+  const double plain = time_with("calibration = { tp_us = 0 }\n");
+  const double longer = time_with("calibration = { tp_us = 0, d2 = 100 }\n");
+  EXPECT_EQ(longer - plain, 16 * 40.0);  // the second load, 40 cycles longer, 16 times, on the critical path
+}
+
+TEST(SuiteWorkloads, PtxKernelLoweredAtEveryPoint) {
+  const Suite suite = suite_from(R"(
+gpus = ["rtx2080"]
+[[workload]]
+ptx = "../mtx_mul_vec/mtx_mul_vec.ptx"
+params = ["N"]
+launch = { threads = "N" }
+calibration = { tp_us = 5.2, tm = 31 }
+axes = { N = [64, 102] }
+)");
+  std::vector<SweepRow> rows;
+  run_sweep(suite, [&](const SweepRow& row) { rows.push_back(row); });
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].workload->name(), "mtx_mul_vec");
+  EXPECT_GT(rows[1].prediction.time_us, rows[0].prediction.time_us);
+  EXPECT_EQ(rows[1].prediction.total_threads, 102);
+}
+
+using testing_support::BadInput;
+
+class SuiteWorkloadErrors : public testing::TestWithParam<BadInput> {};
+
+TEST_P(SuiteWorkloadErrors, NameTheLineAndTheProblem) {
+  const auto parse = [](const std::string& text, const std::string& file) { return parse_suite(text, file); };
+  testing_support::expect_located_error(parse, GetParam(), "bad.toml");
+}
+
+#define WS_GPU "gpus = [\"rtx2060\"]\n"
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, SuiteWorkloadErrors,
+    testing::Values(
+        BadInput{WS_GPU "[[workload]]\nname = \"x\"\n", 2, "exactly one of builtin"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\nkp = \"a.kp\"\n", 2, "exactly one of builtin"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"fft\"\n", 3, "unknown workload 'fft'"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncolour = 2\n", 4, "unknown key 'colour' in [[workload]]"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\naxes = { K = [8] }\n", 2, "needs axis 'N'"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\naxes = { K = [8], N = [64], Q = [1] }\n", 2, "has no axis 'Q'"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\nlaunch = { threads = 64 }\naxes = { K = [8], N = [64] }\n", 4, "no launch"},
+        BadInput{WS_GPU "[[workload]]\nkp = \"/nonexistent/p.kp\"\nlaunch = { threads = 64 }\n", 3, "/nonexistent/p.kp: cannot read"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { tm = -1 }\naxes = { K = [8], N = [64] }\n", 4, "calibration.tm"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { speed = 1 }\naxes = { K = [8], N = [64] }\n", 4, "unknown key 'speed' in calibration"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { d0 = 5 }\naxes = { K = [8], N = [64] }\n", 4, "d1 .. d64"},
+        BadInput{WS_GPU "workload = 3\n", 2, "array of tables"}));
+
+TEST(SuiteWorkloads, BadLaunchesAreLocated) {
+  for (const auto& [launch, message] : std::vector<std::pair<std::string, std::string>>{
+           {"{ grid = 4 }", "'grid' needs 'block'"},
+           {"{ threads = \"N\", grid = 2, block = 32 }", "not both"},
+           {"{ block = 32 }", "give 'threads'"},
+           {"{ threads = \"N+1\" }", "not a list of whole numbers and axis names"},
+           {"{ warps = 2 }", "unknown key 'warps' in launch"}}) {
+    try {
+      suite_from(WS_GPU "[[workload]]\nkp = \"../mtx_mul_vec/mtx_mul_vec.kp\"\nlaunch = " + launch + "\naxes = { N = [64] }\n");
+      ADD_FAILURE() << launch;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.location().line, 4) << launch << ": " << e.describe();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << launch << ": " << e.what();
+    }
+  }
+}
+
+TEST(SuiteWorkloads, ALaunchAxisWithNoValuesIsAnError) {
+  try {
+    suite_from(WS_GPU "[[workload]]\nkp = \"../mtx_mul_vec/mtx_mul_vec.kp\"\nlaunch = { threads = \"T\" }\naxes = { N = [64] }\n");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs axis 'T'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::sim::driver
