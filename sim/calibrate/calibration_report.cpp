@@ -1,5 +1,8 @@
 #include "sim/calibrate/calibration_report.hpp"
 
+#include <cmath>
+#include <cstdint>
+
 #include "sim/report/number_format.hpp"
 #include "sim/report/text_table.hpp"
 
@@ -19,10 +22,15 @@ std::string values_text(const ModelValues& v) {
   return text;
 }
 
+// 100000 rather than 1e+05.
+std::string bound_text(double value) {
+  return value == std::floor(value) && std::abs(value) < 1e15 ? std::to_string(static_cast<std::int64_t>(value)) : shortest(value);
+}
+
 std::string bounds_text(const std::vector<FitParameter>& fit) {
   std::string text;
   for (const FitParameter& p : fit) {
-    text += (text.empty() ? "" : ", ") + p.name() + " in [" + shortest(p.lower) + ", " + shortest(p.upper) + "] " + p.unit();
+    text += (text.empty() ? "" : ", ") + p.name() + " in [" + bound_text(p.lower) + ", " + bound_text(p.upper) + "] " + p.unit();
   }
   return text.empty() ? "nothing" : text;
 }

@@ -26,19 +26,16 @@ struct CoreTimeCache::Impl {
 CoreTimeCache::CoreTimeCache() : impl_(std::make_unique<Impl>()) {}
 CoreTimeCache::~CoreTimeCache() = default;
 
-isa::Millicycles CoreTimeCache::get(const CoreTimeKey& key, const std::function<isa::Millicycles()>& compute) {
-  {
-    decltype(impl_->map)::const_accessor found;
-    if (impl_->map.find(found, key)) {
-      impl_->hits.fetch_add(1, std::memory_order_relaxed);
-      return found->second;
-    }
-  }
-  // Computed outside any lock: a long simulation must not block other threads' lookups.
-  const isa::Millicycles value = compute();
+std::optional<isa::Millicycles> CoreTimeCache::find(const CoreTimeKey& key) {
+  decltype(impl_->map)::const_accessor found;
+  if (!impl_->map.find(found, key)) return std::nullopt;
+  impl_->hits.fetch_add(1, std::memory_order_relaxed);
+  return found->second;
+}
+
+void CoreTimeCache::insert(const CoreTimeKey& key, isa::Millicycles value) {
   impl_->misses.fetch_add(1, std::memory_order_relaxed);
   impl_->map.insert({key, value});
-  return value;
 }
 
 std::int64_t CoreTimeCache::hits() const { return impl_->hits.load(); }

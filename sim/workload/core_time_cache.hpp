@@ -5,8 +5,8 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "isa/time.hpp"
@@ -24,7 +24,17 @@ class CoreTimeCache {
   CoreTimeCache(const CoreTimeCache&) = delete;
   CoreTimeCache& operator=(const CoreTimeCache&) = delete;
 
-  isa::Millicycles get(const CoreTimeKey& key, const std::function<isa::Millicycles()>& compute);
+  // The cached T_c for `key`, or compute() stored under it. Computed outside any lock: a long
+  // simulation does not block other threads' lookups.
+  template <typename Compute>
+  isa::Millicycles get(const CoreTimeKey& key, Compute&& compute) {
+    if (const std::optional<isa::Millicycles> found = find(key)) return *found;
+    const isa::Millicycles value = compute();
+    insert(key, value);
+    return value;
+  }
+  std::optional<isa::Millicycles> find(const CoreTimeKey& key);
+  void insert(const CoreTimeKey& key, isa::Millicycles value);
   std::int64_t hits() const;
   std::int64_t misses() const;
 

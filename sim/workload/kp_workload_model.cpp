@@ -41,6 +41,7 @@ Prediction KpWorkloadModel::predict(const gpus::Profile& gpu, const Point& point
       gpus::resolve_calibration(gpu, overrides.section_or(kernel()), overrides.calibration_choice(), bound.default_tm());
   const isa::Program program = apply_durations(bound, prediction.calibration);
   const isa::Millicycles tm = prediction.calibration.tm;
+  key.reserve(key.size() + prediction.calibration.memory_durations.size() + 3);
   append_durations(key, prediction.calibration);
   key.push_back(0);  // warps
   key.push_back(tm);

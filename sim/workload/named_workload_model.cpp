@@ -64,6 +64,7 @@ Prediction NamedWorkloadModel::predict(const gpus::Profile& gpu, const Point& va
   const isa::Program& program = changed ? *changed : *bound;
   const isa::Millicycles tm = prediction.calibration.tm;
   CoreTimeKey key{reinterpret_cast<std::intptr_t>(&workload_), point.K};
+  key.reserve(key.size() + prediction.calibration.memory_durations.size() + 3);
   append_durations(key, prediction.calibration);
   key.push_back(0);  // warps
   key.push_back(tm);
