@@ -6,6 +6,7 @@
 #include "isa/input_error.hpp"
 
 namespace warpsim::sim::workload {
+
 bool changes_durations(std::span<const std::optional<isa::Millicycles>> durations) {
   return std::any_of(durations.begin(), durations.end(), [](const auto& d) { return d.has_value(); });
 }
@@ -15,19 +16,12 @@ std::size_t memory_instruction_count(const isa::Program& program) {
       std::count_if(program.ops().begin(), program.ops().end(), [](const isa::Op& op) { return isa::is_memory(op.kind); }));
 }
 
-isa::Program with_memory_durations(const isa::Program& program,
-                                   std::span<const std::optional<isa::Millicycles>> durations) {
-  const std::size_t available = memory_instruction_count(program);
-  if (durations.size() > available) {
-    throw InputError("d" + std::to_string(durations.size()) + " given, but " + program.name() + " has " +
-                         std::to_string(available) + " memory instructions (d1 .. d" + std::to_string(available) + ")");
-  }
-  for (std::size_t i = 0; i < durations.size(); ++i) {
-    if (durations[i] && *durations[i] <= 0) {
-      throw InputError("d" + std::to_string(i + 1) + " must be a positive duration");
-    }
-  }
-  // Rebuild in program order: the ops list keeps loops as begin/end markers.
+namespace {
+
+// The program rebuilt op by op, each memory instruction (numbered in program order) taking the
+// duration `choose` gives it, or its own.
+isa::Program with_durations(const isa::Program& program,
+                            const std::function<std::optional<isa::Millicycles>(std::size_t, isa::OpKind)>& choose) {
   isa::Program out(program.name(), program.source());
   out.set_default_tm(program.default_tm());
   std::size_t memory_index = 0;
@@ -37,12 +31,9 @@ isa::Program with_memory_durations(const isa::Program& program,
         out.add(op.kind, op.duration, op.line);
         break;
       case isa::OpKind::load:
-      case isa::OpKind::store: {
-        const auto& given = memory_index < durations.size() ? durations[memory_index] : std::nullopt;
-        out.add(op.kind, given.value_or(op.duration), op.line);
-        ++memory_index;
+      case isa::OpKind::store:
+        out.add(op.kind, choose(memory_index++, op.kind).value_or(op.duration), op.line);
         break;
-      }
       case isa::OpKind::repeat:
         if (op.count_parameter.empty()) {
           out.begin_repeat(op.count, op.line);
@@ -57,6 +48,32 @@ isa::Program with_memory_durations(const isa::Program& program,
   }
   out.finish();
   return out;
+}
+
+void check_positive(std::optional<isa::Millicycles> duration, const std::string& name) {
+  if (duration && *duration <= 0) throw InputError(name + " must be a positive duration");
+}
+
+}  // namespace
+
+isa::Program with_memory_durations(const isa::Program& program,
+                                   std::span<const std::optional<isa::Millicycles>> durations) {
+  const std::size_t available = memory_instruction_count(program);
+  if (durations.size() > available) {
+    throw InputError("d" + std::to_string(durations.size()) + " given, but " + program.name() + " has " +
+                     std::to_string(available) + " memory instructions (d1 .. d" + std::to_string(available) + ")");
+  }
+  for (std::size_t i = 0; i < durations.size(); ++i) check_positive(durations[i], "d" + std::to_string(i + 1));
+  return with_durations(program, [&](std::size_t index, isa::OpKind) {
+    return index < durations.size() ? durations[index] : std::nullopt;
+  });
+}
+
+isa::Program with_load_store_durations(const isa::Program& program, std::optional<isa::Millicycles> load,
+                                       std::optional<isa::Millicycles> store) {
+  check_positive(load, "d1 (loads)");
+  check_positive(store, "d2 (stores)");
+  return with_durations(program, [&](std::size_t, isa::OpKind kind) { return kind == isa::OpKind::load ? load : store; });
 }
 
 }  // namespace warpsim::sim::workload

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,5 +34,9 @@ std::size_t memory_instruction_count(const isa::Program& program);
 // InputError when there are more durations than memory instructions or one is not positive.
 isa::Program with_memory_durations(const isa::Program& program,
                                    std::span<const std::optional<isa::Millicycles>> durations);
+
+// A copy with every load taking `load` and every store `store` where given (PTX: d1 and d2).
+isa::Program with_load_store_durations(const isa::Program& program, std::optional<isa::Millicycles> load,
+                                       std::optional<isa::Millicycles> store);
 
 }  // namespace warpsim::sim::workload

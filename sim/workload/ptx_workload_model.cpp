@@ -7,6 +7,13 @@
 #include "sim/core/simulate_core.hpp"
 
 namespace warpsim::sim::workload {
+namespace {
+
+// Lowered launches kept per model: 4 bytes a warp plus the distinct programs; a sweep's points
+// never repeat, a calibration's come back every trial.
+constexpr std::int64_t kMaxKeptWarps = std::int64_t{1} << 22;
+
+}  // namespace
 
 PtxWorkloadModel::PtxWorkloadModel(std::string name, std::shared_ptr<const ptx::Module> module,
                                    ptx::LoweringOptions options, LaunchPolicy launch,
@@ -27,6 +34,28 @@ std::vector<std::string> PtxWorkloadModel::axes() const {
   return names;
 }
 
+std::shared_ptr<const ptx::LoweredKernel> PtxWorkloadModel::lowered_for(const ptx::LoweringOptions& options) const {
+  std::vector<std::string> key;
+  for (const std::int64_t v : {options.grid.x, options.grid.y, options.grid.z, options.block.x, options.block.y, options.block.z}) {
+    key.push_back(std::to_string(v));
+  }
+  for (const auto& [name, value] : options.parameters) key.push_back(name + "=" + value);
+  {
+    const std::lock_guard lock(lowered_mutex_);
+    if (const auto it = lowered_.find(key); it != lowered_.end()) return it->second;
+  }
+  auto kernel = std::make_shared<const ptx::LoweredKernel>(ptx::lower_kernel(*module_, options));
+  const auto warps = static_cast<std::int64_t>(kernel->warp_programs.size());
+  const std::lock_guard lock(lowered_mutex_);
+  if (warps > kMaxKeptWarps) return kernel;
+  if (lowered_warps_ + warps > kMaxKeptWarps) {
+    lowered_.clear();
+    lowered_warps_ = 0;
+  }
+  if (lowered_.emplace(std::move(key), kernel).second) lowered_warps_ += warps;
+  return kernel;
+}
+
 Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
                                      CoreTimeCache& /*cache*/) const {
   Prediction prediction;
@@ -42,9 +71,14 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   options.block = ptx::Dim3{shape.block.x, shape.block.y, shape.block.z};
   options.parameters.clear();
   for (const std::string& axis : parameter_axes_) options.parameters.emplace_back(axis, std::to_string(point_value(point, axis)));
-  if (!durations.empty() && durations[0]) options.load_cycles = *durations[0];
-  if (durations.size() > 1 && durations[1]) options.store_cycles = *durations[1];
-  const ptx::LoweredKernel kernel = ptx::lower_kernel(*module_, options);
+  const std::shared_ptr<const ptx::LoweredKernel> lowered = lowered_for(options);
+  const std::optional<isa::Millicycles> load = durations.empty() ? std::nullopt : durations[0];
+  const std::optional<isa::Millicycles> store = durations.size() > 1 ? durations[1] : std::nullopt;
+  std::vector<isa::Program> retimed;  // only when d1 or d2 is set
+  if (load || store) {
+    for (const ptx::WarpProgram& p : lowered->programs) retimed.push_back(with_load_store_durations(p.program, load, store));
+  }
+  const ptx::LoweredKernel& kernel = *lowered;
 
   prediction.launch = shape.flat();
   prediction.total_threads = shape.threads;
@@ -57,7 +91,7 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
       gpu, prediction.launch, prediction.calibration.tp_us, kernel.warp_programs, [&](std::span<const std::uint32_t> ids) {
         std::vector<const isa::Program*> programs;
         programs.reserve(ids.size());
-        for (const std::uint32_t id : ids) programs.push_back(&kernel.programs[id].program);
+        for (const std::uint32_t id : ids) programs.push_back(retimed.empty() ? &kernel.programs[id].program : &retimed[id]);
         return core::simulate_core(programs, tm);
       });
   prediction.time_us = prediction.per_launch.time_us;

@@ -3,7 +3,9 @@
 // programs (grid::time_grid_mixed). d1 is the duration of every global load, d2 of every store.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "frontends/ptx/ast.hpp"
 #include "frontends/ptx/lowering.hpp"
@@ -27,12 +29,19 @@ class PtxWorkloadModel final : public WorkloadModel {
                      CoreTimeCache& cache) const override;
 
  private:
+  // The kernel lowered for a launch and parameters (with the frontend's own load/store cycles),
+  // kept so a calibration's trials re-time the same warp programs instead of lowering again.
+  std::shared_ptr<const ptx::LoweredKernel> lowered_for(const ptx::LoweringOptions& options) const;
+
   std::string name_;
   std::string kernel_;  // short name, e.g. mtx_mul_vec
   std::shared_ptr<const ptx::Module> module_;
   ptx::LoweringOptions options_;
   LaunchPolicy launch_;
   std::vector<std::string> parameter_axes_;
+  mutable std::mutex lowered_mutex_;
+  mutable std::map<std::vector<std::string>, std::shared_ptr<const ptx::LoweredKernel>> lowered_;
+  mutable std::int64_t lowered_warps_ = 0;  // warps held in lowered_, bounded (kMaxKeptWarps)
 };
 
 }  // namespace warpsim::sim::workload
