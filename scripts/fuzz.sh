@@ -17,7 +17,7 @@ esac
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-all_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer)
+all_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer profiler_import_fuzzer)
 read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
 
 cmake --preset fuzz >/dev/null

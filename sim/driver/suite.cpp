@@ -96,7 +96,8 @@ class SuiteParser {
                               quote_for_message(name) + ": give it in [axes] or in the workload's own axes");
       }
     }
-    for (const auto& [name, values] : entry.axes) {
+    for (const auto& own_axis : entry.axes) {
+      const std::string& name = own_axis.first;  // not a structured binding: clang 14 cannot capture those
       const auto& needed = workload.axes;
       if (std::none_of(needed.begin(), needed.end(), [&](const Axis& a) { return a.name == name; })) {
         toml_.fail(&node, "workload " + quote_for_message(workload.model->name()) + " has no axis " +
