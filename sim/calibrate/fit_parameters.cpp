@@ -3,21 +3,13 @@
 #include <charconv>
 #include <cmath>
 
+#include "isa/text_list.hpp"
 #include "isa/input_error.hpp"
 #include "isa/time.hpp"
 
 namespace warpsim::sim::calibrate {
 namespace {
 
-std::vector<std::string_view> split_commas(std::string_view text) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = text.find(',', start)) != std::string_view::npos; start = comma + 1) {
-    parts.push_back(text.substr(start, comma - start));
-  }
-  parts.push_back(text.substr(start));
-  return parts;
-}
 
 // d1 -> 1; 0 for anything else (d0, d, dx, d01 is accepted as 1).
 std::size_t duration_number(std::string_view name) {
@@ -55,7 +47,7 @@ std::vector<FitParameter> parse_fit_list(std::string_view list, std::size_t dura
                                 : duration_count == 1 ? std::string("d1")
                                                       : "d1 .. d" + std::to_string(duration_count);
   std::vector<FitParameter> parameters;
-  for (const std::string_view name : split_commas(list)) {
+  for (const std::string& name : split_commas(list)) {
     if (name.empty()) throw InputError("--fit " + quote_for_message(list) + ": an empty entry (expected e.g. tm,tp,d1)");
     FitParameter p;
     if (name == "tp") {
@@ -82,7 +74,7 @@ std::vector<FitParameter> parse_fit_list(std::string_view list, std::size_t dura
 
 void apply_bounds(std::vector<FitParameter>& parameters, std::string_view text) {
   const double max_cycles = isa::to_cycles(isa::kMaxDuration);
-  for (const std::string_view entry_view : split_commas(text)) {
+  for (const std::string& entry_view : split_commas(text)) {
     const std::string entry(entry_view);
     const std::size_t equals = entry.find('=');
     const std::size_t colon = entry.find(':', equals == std::string::npos ? 0 : equals);

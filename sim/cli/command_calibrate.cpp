@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "frontends/ptx/parser.hpp"
+#include "isa/text_list.hpp"
 #include "isa/input_error.hpp"
 #include "isa/kp_format.hpp"
 #include "sim/calibrate/calibration_report.hpp"
@@ -25,18 +26,6 @@ struct Workload {
   cal::ProgramDefaults defaults;
 };
 
-std::vector<std::string> split_names(const std::string& text, const std::string& flag) {
-  std::vector<std::string> names;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1) {
-    names.push_back(text.substr(start, comma - start));
-  }
-  names.push_back(text.substr(start));
-  for (const std::string& n : names) {
-    if (n.empty()) throw InputError(flag + " " + quote_for_message(text) + ": an empty name");
-  }
-  return names;
-}
 
 // --threads / --grid / --block, as a suite's launch = { ... }.
 sim::workload::LaunchPolicy launch_policy(const po::variables_map& v) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "isa/input_error.hpp"
+#include "isa/text_list.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/evaluate/evaluation_report.hpp"
@@ -15,18 +16,6 @@ namespace {
 
 namespace ev = sim::evaluate;
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1) {
-    parts.push_back(text.substr(start, comma - start));
-  }
-  parts.push_back(text.substr(start));
-  for (const std::string& p : parts) {
-    if (p.empty()) throw InputError("--keys " + quote_for_message(text) + ": an empty column name");
-  }
-  return parts;
-}
 
 // The pair of workloads of eq. 21/22: --ratio A/B, else the two workloads when there are exactly two
 // (the first in the measurements first). Explicit pairs must exist and share experiments.
@@ -116,7 +105,7 @@ int run_evaluate(const Args& args) {
   e.measured_source = v["measured"].as<std::string>();
   e.x = v["x"].as<std::string>();
   ev::JoinOptions join_options;
-  if (v.count("keys")) join_options.keys = split_list(v["keys"].as<std::string>());
+  if (v.count("keys")) join_options.keys = split_names(v["keys"].as<std::string>(), "--keys");
   join_options.x = e.x;
   join_options.allow_missing = v.count("allow-missing") > 0;
   e.data = ev::join(sim::report::read_csv(e.predicted_source), sim::report::read_csv(e.measured_source), join_options);

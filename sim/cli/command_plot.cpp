@@ -3,6 +3,7 @@
 #include <map>
 
 #include "isa/input_error.hpp"
+#include "isa/text_list.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/report/csv_table.hpp"
@@ -11,15 +12,6 @@
 namespace warpsim::cli {
 namespace {
 
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1) {
-    parts.push_back(text.substr(start, comma - start));
-  }
-  parts.push_back(text.substr(start));
-  return parts;
-}
 
 double number_at(const sim::report::CsvTable& table, std::size_t row, std::size_t column) {
   const std::string& text = table.rows[row][column];

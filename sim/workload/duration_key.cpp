@@ -1,5 +1,7 @@
 #include "sim/workload/duration_key.hpp"
 
+#include "sim/core/simulate_core.hpp"
+
 namespace warpsim::sim::workload {
 
 std::vector<std::string> memory_duration_names(const isa::Program& program) {
@@ -21,6 +23,19 @@ void append_durations(CoreTimeKey& key, const gpus::Calibration& calibration) {
 isa::Program apply_durations(const isa::Program& program, const gpus::Calibration& calibration) {
   if (!changes_durations(calibration.memory_durations)) return program;
   return with_memory_durations(program, calibration.memory_durations);
+}
+
+grid::GridTiming time_launch(const gpus::Profile& gpu, const grid::Launch& launch, const gpus::Calibration& calibration,
+                             const isa::Program& program, CoreTimeKey key, CoreTimeCache& cache) {
+  const isa::Millicycles tm = calibration.tm;
+  key.reserve(key.size() + calibration.memory_durations.size() + 3);
+  append_durations(key, calibration);
+  key.push_back(0);  // the warp count, set per call
+  key.push_back(tm);
+  return grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
+    key[key.size() - 2] = warps;
+    return cache.get(key, [&] { return core::simulate_core(program, warps, tm); });
+  });
 }
 
 }  // namespace warpsim::sim::workload

@@ -1,11 +1,13 @@
-// Pieces shared by the workload models: naming d1, d2, ... and packing what identifies a
-// core-package simulation into a CoreTimeKey.
+// Pieces shared by the workload models: naming d1, d2, ..., applying a calibration's durations,
+// and timing a launch with T_c memoised under a CoreTimeKey.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "gpus/profile.hpp"
 #include "isa/program.hpp"
+#include "sim/grid/grid.hpp"
 #include "sim/workload/core_time_cache.hpp"
 #include "sim/workload/model_overrides.hpp"
 
@@ -19,5 +21,10 @@ void append_durations(CoreTimeKey& key, const gpus::Calibration& calibration);
 
 // The program with the calibration's durations, or the program itself when they change nothing.
 isa::Program apply_durations(const isa::Program& program, const gpus::Calibration& calibration);
+
+// T_k of one launch where every warp runs `program` (Algorithm 1), each T_c looked up in `cache`
+// under `key` (what identifies the program) + the durations, the warp count and t_m.
+grid::GridTiming time_launch(const gpus::Profile& gpu, const grid::Launch& launch, const gpus::Calibration& calibration,
+                             const isa::Program& program, CoreTimeKey key, CoreTimeCache& cache);
 
 }  // namespace warpsim::sim::workload

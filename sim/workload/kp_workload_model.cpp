@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "sim/core/simulate_core.hpp"
 #include "sim/workload/duration_key.hpp"
 
 namespace warpsim::sim::workload {
@@ -40,15 +39,7 @@ Prediction KpWorkloadModel::predict(const gpus::Profile& gpu, const Point& point
   prediction.calibration =
       gpus::resolve_calibration(gpu, overrides.section_or(kernel()), overrides.calibration_choice(), bound.default_tm());
   const isa::Program program = apply_durations(bound, prediction.calibration);
-  const isa::Millicycles tm = prediction.calibration.tm;
-  key.reserve(key.size() + prediction.calibration.memory_durations.size() + 3);
-  append_durations(key, prediction.calibration);
-  key.push_back(0);  // warps
-  key.push_back(tm);
-  prediction.per_launch = grid::time_grid(gpu, prediction.launch, prediction.calibration.tp_us, [&](std::int64_t warps) {
-    key[key.size() - 2] = warps;
-    return cache.get(key, [&] { return core::simulate_core(program, warps, tm); });
-  });
+  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, std::move(key), cache);
   prediction.time_us = prediction.per_launch.time_us;
   return prediction;
 }

@@ -4,22 +4,12 @@
 #include <cctype>
 #include <charconv>
 
+#include "isa/text_list.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::sim::workload {
 namespace {
 
-std::vector<std::string> split_components(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return parts;
-}
 
 bool is_whole_number(const std::string& text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -36,7 +26,7 @@ std::int64_t component_value(const std::string& text, const Point& point, const 
 }
 
 grid::Dimensions dimensions(const std::string& text, const Point& point, const std::string& what) {
-  const std::vector<std::string> parts = split_components(text);
+  const std::vector<std::string> parts = split_commas(text);
   if (parts.size() > 3) throw InputError(what + " " + quote_for_message(text) + " has more than 3 dimensions");
   std::int64_t values[3] = {1, 1, 1};
   for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -59,21 +49,21 @@ void LaunchPolicy::validate() const {
   if (fixed && block.empty()) throw InputError("launch: 'grid' needs 'block'");
   if (!fixed && threads.empty()) throw InputError("launch: give 'threads' (Algorithm 3), 'threads' and 'block', or 'grid' and 'block'");
   for (const std::string* text : {&threads, &grid, &block}) {
-    for (const std::string& part : split_components(*text)) {
+    for (const std::string& part : split_commas(*text)) {
       if (text->empty()) break;
       const bool name = !part.empty() && !std::isdigit(static_cast<unsigned char>(part[0])) &&
                         std::all_of(part.begin(), part.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
       if (!is_whole_number(part) && !name) throw InputError("launch: " + quote_for_message(*text) + " is not a list of whole numbers and axis names");
     }
   }
-  if (!threads.empty() && split_components(threads).size() != 1) throw InputError("launch: 'threads' is one number or axis, not a shape");
+  if (!threads.empty() && split_commas(threads).size() != 1) throw InputError("launch: 'threads' is one number or axis, not a shape");
 }
 
 std::vector<std::string> LaunchPolicy::axes() const {
   std::vector<std::string> names;
   for (const std::string* text : {&threads, &grid, &block}) {
     if (text->empty()) continue;
-    for (const std::string& part : split_components(*text)) {
+    for (const std::string& part : split_commas(*text)) {
       if (!is_whole_number(part) && std::find(names.begin(), names.end(), part) == names.end()) names.push_back(part);
     }
   }

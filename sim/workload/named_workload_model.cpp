@@ -4,7 +4,6 @@
 #include <optional>
 
 #include "isa/input_error.hpp"
-#include "sim/core/simulate_core.hpp"
 #include "sim/workload/duration_key.hpp"
 
 namespace warpsim::sim::workload {
@@ -62,16 +61,8 @@ Prediction NamedWorkloadModel::predict(const gpus::Profile& gpu, const Point& va
   std::optional<isa::Program> changed;
   if (changes_durations(prediction.calibration.memory_durations)) changed = apply_durations(*bound, prediction.calibration);
   const isa::Program& program = changed ? *changed : *bound;
-  const isa::Millicycles tm = prediction.calibration.tm;
-  CoreTimeKey key{reinterpret_cast<std::intptr_t>(&workload_), point.K};
-  key.reserve(key.size() + prediction.calibration.memory_durations.size() + 3);
-  append_durations(key, prediction.calibration);
-  key.push_back(0);  // warps
-  key.push_back(tm);
-  prediction.per_launch = grid::time_grid(gpu, prediction.launch, prediction.calibration.tp_us, [&](std::int64_t warps) {
-    key[key.size() - 2] = warps;
-    return cache.get(key, [&] { return core::simulate_core(program, warps, tm); });
-  });
+  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program,
+                                     {reinterpret_cast<std::intptr_t>(&workload_), point.K}, cache);
   prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
   return prediction;
 }
