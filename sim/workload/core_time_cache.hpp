@@ -4,6 +4,7 @@
 // entry, which is harmless (the result is the same).
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,8 +15,9 @@
 namespace warpsim::sim::workload {
 
 // What identifies a core-package simulation: the caller packs whatever determines its program
-// (workload id, program parameters, durations) followed by the warp count and t_m.
-using CoreTimeKey = std::vector<std::int64_t>;
+// (workload id, program parameters, durations) followed by the warp count and t_m. Inline
+// storage for the usual handful of values: a sweep builds one key per point.
+using CoreTimeKey = boost::container::small_vector<std::int64_t, 8>;
 
 class CoreTimeCache {
  public:

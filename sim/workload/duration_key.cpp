@@ -32,9 +32,16 @@ grid::GridTiming time_launch(const gpus::Profile& gpu, const grid::Launch& launc
   append_durations(key, calibration);
   key.push_back(0);  // the warp count, set per call
   key.push_back(tm);
-  return grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
-    key[key.size() - 2] = warps;
-    return cache.get(key, [&] { return core::simulate_core(program, warps, tm); });
+  // One pointer captured, so grid::CoreTime (a std::function) stores it without allocating.
+  struct Lookup {
+    CoreTimeKey& key;
+    CoreTimeCache& cache;
+    const isa::Program& program;
+    isa::Millicycles tm;
+  } lookup{key, cache, program, tm};
+  return grid::time_grid(gpu, launch, calibration.tp_us, [l = &lookup](std::int64_t warps) {
+    l->key[l->key.size() - 2] = warps;
+    return l->cache.get(l->key, [&] { return core::simulate_core(l->program, warps, l->tm); });
   });
 }
 
