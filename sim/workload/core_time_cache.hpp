@@ -4,7 +4,6 @@
 // entry, which is harmless (the result is the same).
 #pragma once
 
-#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,9 +14,8 @@
 namespace warpsim::sim::workload {
 
 // What identifies a core-package simulation: the caller packs whatever determines its program
-// (workload id, program parameters, durations) followed by the warp count and t_m. Inline
-// storage for the usual handful of values: a sweep builds one key per point.
-using CoreTimeKey = boost::container::small_vector<std::int64_t, 8>;
+// (workload id, program parameters, durations) followed by the warp count and t_m.
+using CoreTimeKey = std::vector<std::int64_t>;
 
 class CoreTimeCache {
  public:

@@ -26,9 +26,11 @@ isa::Program apply_durations(const isa::Program& program, const gpus::Calibratio
 }
 
 grid::GridTiming time_launch(const gpus::Profile& gpu, const grid::Launch& launch, const gpus::Calibration& calibration,
-                             const isa::Program& program, CoreTimeKey key, CoreTimeCache& cache) {
+                             const isa::Program& program, std::span<const std::int64_t> identity, CoreTimeCache& cache) {
   const isa::Millicycles tm = calibration.tm;
-  key.reserve(key.size() + calibration.memory_durations.size() + 3);
+  CoreTimeKey key;
+  key.reserve(identity.size() + calibration.memory_durations.size() + 3);  // one allocation a point
+  key.assign(identity.begin(), identity.end());
   append_durations(key, calibration);
   key.push_back(0);  // the warp count, set per call
   key.push_back(tm);

@@ -2,6 +2,7 @@
 // and timing a launch with T_c memoised under a CoreTimeKey.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,8 @@ void append_durations(CoreTimeKey& key, const gpus::Calibration& calibration);
 isa::Program apply_durations(const isa::Program& program, const gpus::Calibration& calibration);
 
 // T_k of one launch where every warp runs `program` (Algorithm 1), each T_c looked up in `cache`
-// under `key` (what identifies the program) + the durations, the warp count and t_m.
+// under `identity` (what identifies the program) + the durations, the warp count and t_m.
 grid::GridTiming time_launch(const gpus::Profile& gpu, const grid::Launch& launch, const gpus::Calibration& calibration,
-                             const isa::Program& program, CoreTimeKey key, CoreTimeCache& cache);
+                             const isa::Program& program, std::span<const std::int64_t> identity, CoreTimeCache& cache);
 
 }  // namespace warpsim::sim::workload

@@ -39,7 +39,7 @@ Prediction KpWorkloadModel::predict(const gpus::Profile& gpu, const Point& point
   prediction.calibration =
       gpus::resolve_calibration(gpu, overrides.section_or(kernel()), overrides.calibration_choice(), bound.default_tm());
   const isa::Program program = apply_durations(bound, prediction.calibration);
-  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, std::move(key), cache);
+  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, key, cache);
   prediction.time_us = prediction.per_launch.time_us;
   return prediction;
 }

@@ -61,8 +61,8 @@ Prediction NamedWorkloadModel::predict(const gpus::Profile& gpu, const Point& va
   std::optional<isa::Program> changed;
   if (changes_durations(prediction.calibration.memory_durations)) changed = apply_durations(*bound, prediction.calibration);
   const isa::Program& program = changed ? *changed : *bound;
-  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program,
-                                     {reinterpret_cast<std::intptr_t>(&workload_), point.K}, cache);
+  const std::int64_t identity[] = {reinterpret_cast<std::intptr_t>(&workload_), point.K};
+  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, identity, cache);
   prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
   return prediction;
 }
