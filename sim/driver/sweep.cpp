@@ -15,35 +15,35 @@ namespace {
 // The points in suite order, as (GPU, workload, index within the workload's axes).
 class PointIndex {
  public:
-  explicit PointIndex(const Suite& suite) : suite_(suite) {
+  explicit PointIndex(const Suite& suite) {
     for (const gpus::Profile& gpu : suite.gpus) {
       for (const SuiteWorkload& workload : suite.workloads) {
-        starts_.push_back(total_);
-        blocks_.push_back({&gpu, &workload});
+        blocks_.push_back({total_, &gpu, &workload});
         total_ += workload.point_count();
       }
     }
-    starts_.push_back(total_);
   }
   std::int64_t total() const { return total_; }
 
-  SweepRow row(std::int64_t index) const {
-    const auto block = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), index) - starts_.begin() - 1);
-    const auto& [gpu, workload] = blocks_[block];
+  // The point's row (prediction still empty) and the workload it belongs to.
+  std::pair<SweepRow, const SuiteWorkload*> row(std::int64_t index) const {
+    const auto after = std::upper_bound(blocks_.begin(), blocks_.end(), index,
+                                        [](std::int64_t i, const Block& b) { return i < b.start; });
+    const Block& block = *(after - 1);
     SweepRow row;
-    row.gpu = gpu;
-    row.workload = workload->model.get();
-    row.point = workload->point(index - starts_[block]);
-    return row;
-  }
-  const SuiteWorkload& workload_of(std::int64_t index) const {
-    return *blocks_[static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), index) - starts_.begin() - 1)].second;
+    row.gpu = block.gpu;
+    row.workload = block.workload->model.get();
+    row.point = block.workload->point(index - block.start);
+    return {std::move(row), block.workload};
   }
 
  private:
-  const Suite& suite_;
-  std::vector<std::int64_t> starts_;
-  std::vector<std::pair<const gpus::Profile*, const SuiteWorkload*>> blocks_;
+  struct Block {  // one GPU x workload: its points are start .. start + point_count - 1
+    std::int64_t start;
+    const gpus::Profile* gpu;
+    const SuiteWorkload* workload;
+  };
+  std::vector<Block> blocks_;
   std::int64_t total_ = 0;
 };
 
@@ -87,10 +87,10 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                                                chunk->rows.reserve(static_cast<std::size_t>(chunk->end - chunk->begin));
                                                for (std::int64_t i = chunk->begin; i < chunk->end; ++i) {
                                                  if (options.stop && options.stop->load()) break;  // Ctrl-C: within a point
-                                                 SweepRow row = index.row(i);
+                                                 auto [row, workload] = index.row(i);
                                                  try {
-                                                   row.prediction = row.workload->predict(
-                                                       *row.gpu, row.point, index.workload_of(i).overrides, cache);
+                                                   row.prediction = row.workload->predict(*row.gpu, row.point,
+                                                                                          workload->overrides, cache);
                                                  } catch (const InputError& e) {
                                                    chunk->error = InputError(
                                                        SourceLocation{suite.source},

@@ -49,8 +49,8 @@ void LaunchPolicy::validate() const {
   if (fixed && block.empty()) throw InputError("launch: 'grid' needs 'block'");
   if (!fixed && threads.empty()) throw InputError("launch: give 'threads' (Algorithm 3), 'threads' and 'block', or 'grid' and 'block'");
   for (const std::string* text : {&threads, &grid, &block}) {
+    if (text->empty()) continue;
     for (const std::string& part : split_commas(*text)) {
-      if (text->empty()) break;
       const bool name = !part.empty() && !std::isdigit(static_cast<unsigned char>(part[0])) &&
                         std::all_of(part.begin(), part.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
       if (!is_whole_number(part) && !name) throw InputError("launch: " + quote_for_message(*text) + " is not a list of whole numbers and axis names");
