@@ -60,6 +60,12 @@ int run_sweep(const Args& args) {
     sweep_options.progress = [&](std::int64_t done, std::int64_t total) { progress.update(done, total); };
     stats = sim::driver::run_sweep(suite, [&](const sim::driver::SweepRow& row) { output.write(writer.add(row)); }, sweep_options);
   }
+  for (const auto& [workload, point, messages] : stats.warnings) {  // once per workload, not per point
+    for (const std::string& message : messages) {
+      std::fprintf(stderr, "warpsim: warning: %s %s: %s\n", workload->name().c_str(),
+                   sim::workload::describe_point(point).c_str(), message.c_str());
+    }
+  }
   if (stats.stopped) {
     std::fprintf(stderr, "warpsim: interrupted after %lld of %lld points; nothing written\n",
                  static_cast<long long>(stats.points), static_cast<long long>(suite.point_count()));

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "frontends/ptx/lowering_warnings.hpp"
 #include "frontends/ptx/parser.hpp"
 #include "isa/input_error.hpp"
 #include "isa/kp_format.hpp"
@@ -12,16 +13,11 @@
 namespace warpsim::cli {
 namespace {
 
-constexpr std::size_t kWarningsShown = 5;
-
 ptx::Dim3 dim3(const std::string& text, const std::string& flag) {
   const sim::grid::Dimensions d = sim::grid::parse_dimension_list(text, flag);
   return ptx::Dim3{d.x, d.y, d.z};
 }
 
-std::string position_text(const std::string& file, ptx::Position pos) {
-  return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
-}
 
 const char* kind_name(ptx::AccessKind kind) {
   switch (kind) {
@@ -84,20 +80,8 @@ nlohmann::ordered_json ops_json(const ptx::WarpProgram& p, std::size_t& i) {
   return list;
 }
 
-void print_warnings(const ptx::LoweredKernel& kernel, const std::string& file, ptx::UnknownBranchPolicy policy,
-                    std::int64_t trips) {
-  for (std::size_t i = 0; i < kernel.warnings.size() && i < kWarningsShown; ++i) {
-    std::cerr << "warpsim: warning: " << position_text(file, kernel.warnings[i].pos) << ": " << kernel.warnings[i].message << '\n';
-  }
-  if (kernel.warnings.size() > kWarningsShown) {
-    std::cerr << "warpsim: warning: " << kernel.warnings.size() - kWarningsShown << " more warnings like these\n";
-  }
-  if (kernel.unknown_branches.count > 0) {
-    std::cerr << "warpsim: warning: " << position_text(file, kernel.unknown_branches.first) << ": "
-              << kernel.unknown_branches.count << " branch decision" << (kernel.unknown_branches.count == 1 ? "" : "s")
-              << " depended on values warpsim cannot know (loaded from memory, or computed by an instruction it does not model); loops left at test " << trips << " (--unknown-trips), other branches "
-              << (policy == ptx::UnknownBranchPolicy::taken ? "taken" : "fell through") << " (--unknown-branch)\n";
-  }
+void print_warnings(const ptx::LoweredKernel& kernel, const std::string& file, const ptx::EmulatorOptions& options) {
+  for (const std::string& line : ptx::warning_lines(kernel, file, options)) std::cerr << "warpsim: warning: " << line << '\n';
 }
 
 ptx::UnknownBranchPolicy unknown_branch_policy(const po::variables_map& v) {
@@ -142,7 +126,7 @@ ptx::LoweredKernel lower_ptx_program(const po::variables_map& v) {
   }
   const ptx::Module module = ptx::load_ptx_file(path);
   ptx::LoweredKernel kernel = ptx::lower_kernel(module, options);
-  print_warnings(kernel, path, options.emulator.unknown_branch, options.emulator.unknown_loop_trips);
+  print_warnings(kernel, path, options.emulator);
   return kernel;
 }
 

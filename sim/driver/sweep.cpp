@@ -56,6 +56,15 @@ struct Chunk {
 // Shared, so chunks still in flight are freed when a failing point stops the pipeline.
 using ChunkPtr = std::shared_ptr<Chunk>;
 
+// Keeps the first warning point of each workload (rows arrive in suite order).
+void note_warnings(SweepStats& stats, const SweepRow& row) {
+  if (row.prediction.warnings.empty()) return;
+  for (const SweepStats::Warnings& seen : stats.warnings) {
+    if (seen.workload == row.workload) return;
+  }
+  stats.warnings.push_back({row.workload, row.point, row.prediction.warnings});
+}
+
 }  // namespace
 
 SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit, const SweepOptions& options) {
@@ -103,7 +112,10 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                                                return chunk;
                                              }) &
             tbb::make_filter<ChunkPtr, void>(tbb::filter_mode::serial_in_order, [&](const ChunkPtr& chunk) {
-              for (const SweepRow& row : chunk->rows) emit(row);
+              for (const SweepRow& row : chunk->rows) {
+                note_warnings(stats, row);
+                emit(row);
+              }
               stats.points += static_cast<std::int64_t>(chunk->rows.size());
               if (chunk->error) throw *chunk->error;
               if (options.progress) options.progress(stats.points, index.total());

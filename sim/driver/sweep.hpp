@@ -31,6 +31,14 @@ struct SweepStats {
   bool stopped = false;     // `stop` was set before every point was delivered
   std::int64_t cache_hits = 0;
   std::int64_t cache_misses = 0;
+  // Per workload with any, the first point (in suite order) whose prediction warned, and its
+  // warnings: the same whatever the thread count.
+  struct Warnings {
+    const workload::WorkloadModel* workload = nullptr;
+    workload::Point point;
+    std::vector<std::string> lines;
+  };
+  std::vector<Warnings> warnings;
 };
 
 // Evaluates the points in parallel and calls `emit` for each, in order: GPU, then workload,

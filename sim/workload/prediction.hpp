@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "gpus/profile.hpp"
 #include "sim/grid/grid.hpp"
@@ -16,6 +18,7 @@ struct Prediction {
   grid::GridTiming per_launch;     // T_k of one launch
   gpus::Calibration calibration;
   double time_us = 0;              // launches * T_k
+  std::vector<std::string> warnings;  // the PTX frontend's for this point, as message lines
 };
 
 }  // namespace warpsim::sim::workload

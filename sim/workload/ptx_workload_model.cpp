@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "frontends/ptx/kernel_params.hpp"
+#include "frontends/ptx/lowering_warnings.hpp"
 #include "isa/input_error.hpp"
 #include "sim/core/simulate_core.hpp"
 
@@ -95,6 +96,7 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
         return core::simulate_core(programs, tm);
       });
   prediction.time_us = prediction.per_launch.time_us;
+  prediction.warnings = ptx::warning_lines(kernel, module_->file, options.emulator);
   return prediction;
 }
 

@@ -32,6 +32,22 @@ TEST(SweepCli, JsonIsAnArrayWithNullForAxesAWorkloadLacks) {
   EXPECT_EQ(r.out.substr(r.out.size() - 4), "}\n]\n");
 }
 
+TEST(SweepCli, PtxWarningsOncePerWorkloadFromTheFirstPointThatHadThem) {
+  const std::string dir = test_dir();
+  // branchy's branches depend on loaded data: each point warns; the sweep says so once.
+  std::ofstream(dir + "/branchy.toml") << "gpus = [\"rtx2080\"]\n[[workload]]\nptx = \"" << kSourceDir
+                                       << "/workloads/branchy/branchy.ptx\"\nparams = [\"n\"]\nlaunch = { threads = \"n\" }\n"
+                                          "calibration = { tp_us = 5, tm = 10 }\naxes = { n = [64, 128, 256] }\n";
+  const Result one = run_warpsim("sweep " + dir + "/branchy.toml -q -j 1 --format csv");
+  const Result two = run_warpsim("sweep " + dir + "/branchy.toml -q -j 2 --format csv");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, two.out);
+  EXPECT_EQ(one.err, two.err);
+  EXPECT_EQ(std::count(one.err.begin(), one.err.end(), '\n'), 1) << one.err;
+  EXPECT_EQ(one.err.rfind("warpsim: warning: branchy n=64: ", 0), 0u) << one.err;
+  EXPECT_NE(one.err.find("depended on values warpsim cannot know"), std::string::npos) << one.err;
+}
+
 TEST(SweepCli, BadJobCountsAreRefused) {
   expect_input_error("sweep workloads/suites/rtx2080-dwt.toml -j -1", "--jobs -1");
 }

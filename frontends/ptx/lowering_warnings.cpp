@@ -1,0 +1,34 @@
+#include "frontends/ptx/lowering_warnings.hpp"
+
+namespace warpsim::ptx {
+namespace {
+
+constexpr std::size_t kWarningsShown = 5;
+
+std::string position_text(const std::string& file, Position pos) {
+  return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+}
+
+}  // namespace
+
+std::vector<std::string> warning_lines(const LoweredKernel& kernel, const std::string& file, const EmulatorOptions& options) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < kernel.warnings.size() && i < kWarningsShown; ++i) {
+    lines.push_back(position_text(file, kernel.warnings[i].pos) + ": " + kernel.warnings[i].message);
+  }
+  if (kernel.warnings.size() > kWarningsShown) {
+    lines.push_back(std::to_string(kernel.warnings.size() - kWarningsShown) + " more warnings like these");
+  }
+  const UnknownBranchReport& unknown = kernel.unknown_branches;
+  if (unknown.count > 0) {
+    lines.push_back(position_text(file, unknown.first) + ": " + std::to_string(unknown.count) + " branch decision" +
+                    (unknown.count == 1 ? "" : "s") +
+                    " depended on values warpsim cannot know (loaded from memory, or computed by an instruction it does "
+                    "not model); loops left at test " + std::to_string(options.unknown_loop_trips) +
+                    " (--unknown-trips), other branches " +
+                    (options.unknown_branch == UnknownBranchPolicy::taken ? "taken" : "fell through") + " (--unknown-branch)");
+  }
+  return lines;
+}
+
+}  // namespace warpsim::ptx
