@@ -6,6 +6,7 @@
 #include "isa/text_list.hpp"
 #include "isa/input_error.hpp"
 #include "isa/time.hpp"
+#include "sim/report/csv_table.hpp"
 
 namespace warpsim::sim::calibrate {
 namespace {
@@ -21,12 +22,11 @@ std::size_t duration_number(std::string_view name) {
 }
 
 double parse_bound(std::string_view text, const std::string& entry) {
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+  const std::optional<double> value = report::parse_number(text);
+  if (!value || !std::isfinite(*value)) {
     throw InputError("--bounds " + quote_for_message(entry) + ": " + quote_for_message(text) + " is not a number");
   }
-  return value;
+  return *value;
 }
 
 }  // namespace

@@ -10,23 +10,6 @@
 namespace warpsim::sim::calibrate {
 namespace {
 
-std::size_t required_column(const report::CsvTable& table, const std::string& name, const std::string& why) {
-  for (std::size_t i = 0; i < table.header.size(); ++i) {
-    if (table.header[i] == name) return i;
-  }
-  std::string known;
-  for (const auto& h : table.header) known += (known.empty() ? "" : ", ") + h;
-  throw InputError(SourceLocation{table.source, 1, 0},
-                   "no column " + quote_for_message(name) + " (" + why + "; columns: " + known + ")");
-}
-
-double parse_number(const std::string& text, bool& ok) {
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  ok = !text.empty() && error == std::errc() && end == text.data() + text.size() && std::isfinite(value);
-  return value;
-}
-
 std::string list(const std::set<std::string>& names) {
   std::string text;
   for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
@@ -56,14 +39,14 @@ MeasuredData select_measured_points(const report::CsvTable& table, const std::st
                                     const std::vector<std::string>& axes) {
   MeasuredData data;
   data.source = table.source;
-  const std::size_t gpu_column = required_column(table, "gpu", "the profile id of each row");
-  const std::size_t workload_column = required_column(table, "workload", "the workload of each row");
-  const std::size_t time_column = required_column(table, "time_us", "the measured time");
+  const std::size_t gpu_column = table.column("gpu", "the profile id of each row");
+  const std::size_t workload_column = table.column("workload", "the workload of each row");
+  const std::size_t time_column = table.column("time_us", "the measured time");
   std::vector<std::size_t> axis_columns;
   for (const std::string& axis : axes) {
     std::string all;
     for (const std::string& a : axes) all += (all.empty() ? "" : ", ") + a;
-    axis_columns.push_back(required_column(table, axis, "an axis of " + label + ", which has " + all));
+    axis_columns.push_back(table.column(axis, "an axis of " + label + ", which has " + all));
   }
   std::optional<std::size_t> launch_column;
   for (std::size_t i = 0; i < table.header.size(); ++i) {
@@ -89,14 +72,14 @@ MeasuredData select_measured_points(const report::CsvTable& table, const std::st
       }
       point.point.emplace_back(axes[a], value);
     }
-    bool ok = false;
-    point.time_us = parse_number(row[time_column], ok);
-    if (!ok || point.time_us <= 0) {
+    const std::optional<double> time = report::parse_number(row[time_column]);
+    point.time_us = time.value_or(0);
+    if (!time || !std::isfinite(*time) || *time <= 0) {
       throw InputError(where, "time_us = " + quote_for_message(row[time_column]) + " is not a positive number of microseconds");
     }
     if (launch_column && !row[*launch_column].empty()) {
-      const double launch = parse_number(row[*launch_column], ok);
-      if (!ok || launch < 0) {
+      const std::optional<double> launch = report::parse_number(row[*launch_column]);
+      if (!launch || !std::isfinite(*launch) || *launch < 0) {
         throw InputError(where, "launch_us = " + quote_for_message(row[*launch_column]) +
                                     " is not a non-negative number of microseconds");
       }

@@ -1,5 +1,4 @@
 #include <cctype>
-#include <charconv>
 #include <map>
 
 #include "isa/input_error.hpp"
@@ -15,13 +14,12 @@ namespace {
 
 double number_at(const sim::report::CsvTable& table, std::size_t row, std::size_t column) {
   const std::string& text = table.rows[row][column];
-  double value = 0;
-  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec != std::errc() || result.ptr != text.data() + text.size()) {
+  const std::optional<double> value = sim::report::parse_number(text);
+  if (!value) {
     throw InputError(SourceLocation{table.source, table.lines[row], 0},
                      table.header[column] + " " + quote_for_message(text) + " is not a number");
   }
-  return value;
+  return *value;
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "sim/evaluate/join.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
@@ -16,8 +15,9 @@ namespace {
 using report::CsvTable;
 
 bool parse_number(const std::string& text, double& value) {
-  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  return result.ec == std::errc() && result.ptr == text.data() + text.size() && std::isfinite(value);
+  const std::optional<double> number = report::parse_number(text);
+  value = number.value_or(0);
+  return number && std::isfinite(*number);
 }
 
 // Numbers compare by value: "8", "8.0" and "8e0" are the same key.

@@ -1,7 +1,6 @@
 #include "sim/evaluate/profiler_tables.hpp"
 
 #include <cctype>
-#include <charconv>
 #include <cmath>
 
 #include "isa/input_error.hpp"
@@ -89,9 +88,8 @@ double ProfilerTable::number(std::size_t row, int column) const {
   for (const char c : csv.rows[row][column]) {
     if (c != ',' && c != ' ') text += c;
   }
-  double value = 0;
-  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec != std::errc() || result.ptr != text.data() + text.size() || !std::isfinite(value) || value < 0) {
+  const double value = report::parse_number(text).value_or(-1);
+  if (!std::isfinite(value) || value < 0) {
     throw InputError(SourceLocation{csv.source, csv.lines[row], 0},
                      csv.header[column] + " " + quote_for_message(csv.rows[row][column]) + " is not a non-negative number");
   }

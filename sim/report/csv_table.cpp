@@ -1,17 +1,27 @@
 #include "sim/report/csv_table.hpp"
 
+#include <charconv>
+
 #include "isa/input_error.hpp"
 #include "isa/text_file.hpp"
 
 namespace warpsim::sim::report {
 
-std::size_t CsvTable::column(const std::string& name) const {
+std::size_t CsvTable::column(const std::string& name, const std::string& why) const {
   for (std::size_t i = 0; i < header.size(); ++i) {
     if (header[i] == name) return i;
   }
   std::string known;
   for (const auto& h : header) known += (known.empty() ? "" : ", ") + h;
-  throw InputError(SourceLocation{source, 1, 0}, "no column " + quote_for_message(name) + " (columns: " + known + ")");
+  throw InputError(SourceLocation{source, 1, 0},
+                   "no column " + quote_for_message(name) + " (" + (why.empty() ? "" : why + "; ") + "columns: " + known + ")");
+}
+
+std::optional<double> parse_number(std::string_view text) {
+  double value = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
 CsvTable parse_csv(const std::string& text, const std::string& source) {

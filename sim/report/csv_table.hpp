@@ -1,7 +1,9 @@
 // Reading a CSV file with a header row (RFC 4180 quoting), for `warpsim plot`.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpsim::sim::report {
@@ -12,9 +14,13 @@ struct CsvTable {
   std::vector<std::vector<std::string>> rows;
   std::vector<int> lines;  // source line of each row
 
-  // Index of a column; throws InputError listing the columns when there is none.
-  std::size_t column(const std::string& name) const;
+  // Index of a column; throws InputError listing the columns when there is none (with `why` the
+  // column is needed, when given).
+  std::size_t column(const std::string& name, const std::string& why = {}) const;
 };
+
+// The number a whole cell spells ("8", "8.0", "1e-3", also "inf"), or nothing.
+std::optional<double> parse_number(std::string_view text);
 
 // Throws InputError (file and line) for an unreadable file, an empty one, unterminated quotes or
 // rows whose field count differs from the header's.
