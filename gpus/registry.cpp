@@ -8,6 +8,7 @@
 
 #include "gpus/profile.hpp"
 #include "isa/input_error.hpp"
+#include "isa/text_list.hpp"
 #include "isa/text_file.hpp"
 
 namespace warpsim::gpus {
@@ -37,9 +38,7 @@ Profile load_profile(const std::string& id_or_path) {
   for (const auto& [path, text] : embedded_files()) {
     if (id_of(path) == id) return parse_profile(text, "gpus/" + std::string(path), id);
   }
-  std::string known;
-  for (const std::string& known_id : builtin_profile_ids()) known += (known.empty() ? "" : ", ") + known_id;
-  throw InputError("unknown GPU " + quote_for_message(id_or_path) + " (built-in: " + known +
+  throw InputError("unknown GPU " + quote_for_message(id_or_path) + " (built-in: " + join_commas(builtin_profile_ids()) +
                    "; or give a path to a .toml profile)");
 }
 

@@ -6,17 +6,9 @@
 #include <set>
 
 #include "isa/input_error.hpp"
+#include "isa/text_list.hpp"
 
 namespace warpsim::sim::calibrate {
-namespace {
-
-std::string list(const std::set<std::string>& names) {
-  std::string text;
-  for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
-  return text.empty() ? "none" : text;
-}
-
-}  // namespace
 
 std::optional<double> MeasuredData::median_launch_us() const {
   std::vector<double> values;
@@ -43,9 +35,8 @@ MeasuredData select_measured_points(const report::CsvTable& table, const std::st
   const std::size_t workload_column = table.column("workload", "the workload of each row");
   const std::size_t time_column = table.column("time_us", "the measured time");
   std::vector<std::size_t> axis_columns;
+  const std::string all = join_commas(axes);
   for (const std::string& axis : axes) {
-    std::string all;
-    for (const std::string& a : axes) all += (all.empty() ? "" : ", ") + a;
     axis_columns.push_back(table.column(axis, "an axis of " + label + ", which has " + all));
   }
   std::optional<std::size_t> launch_column;
@@ -90,7 +81,7 @@ MeasuredData select_measured_points(const report::CsvTable& table, const std::st
   if (data.points.empty()) {
     throw InputError(SourceLocation{table.source, 0, 0},
                      "no rows with gpu = " + quote_for_message(gpu_id) + " and workload = " + quote_for_message(label) +
-                         " (gpus: " + list(gpus) + "; workloads: " + list(workloads) + "; --label NAME matches another workload name)");
+                         " (gpus: " + join_commas(gpus, "none") + "; workloads: " + join_commas(workloads, "none") + "; --label NAME matches another workload name)");
   }
   return data;
 }

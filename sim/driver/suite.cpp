@@ -8,6 +8,7 @@
 #include "gpus/toml_reader.hpp"
 #include "isa/input_error.hpp"
 #include "isa/text_file.hpp"
+#include "isa/text_list.hpp"
 #include "sim/driver/axis_values.hpp"
 #include "sim/driver/workload_entry.hpp"
 
@@ -101,16 +102,10 @@ class SuiteParser {
       const auto& needed = workload.axes;
       if (std::none_of(needed.begin(), needed.end(), [&](const Axis& a) { return a.name == name; })) {
         toml_.fail(&node, "workload " + quote_for_message(workload.model->name()) + " has no axis " +
-                              quote_for_message(name) + " (its axes: " + join_names(workload.model->axes()) + ")");
+                              quote_for_message(name) + " (its axes: " + join_commas(workload.model->axes(), "none") + ")");
       }
     }
     suite_.workloads.push_back(std::move(workload));
-  }
-
-  static std::string join_names(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
-    return text.empty() ? "none" : text;
   }
 
   gpus::TomlReader toml_;

@@ -4,6 +4,7 @@
 
 #include "isa/input_error.hpp"
 #include "isa/text_file.hpp"
+#include "isa/text_list.hpp"
 
 namespace warpsim::sim::report {
 
@@ -11,10 +12,8 @@ std::size_t CsvTable::column(const std::string& name, const std::string& why) co
   for (std::size_t i = 0; i < header.size(); ++i) {
     if (header[i] == name) return i;
   }
-  std::string known;
-  for (const auto& h : header) known += (known.empty() ? "" : ", ") + h;
-  throw InputError(SourceLocation{source, 1, 0},
-                   "no column " + quote_for_message(name) + " (" + (why.empty() ? "" : why + "; ") + "columns: " + known + ")");
+  throw InputError(SourceLocation{source, 1, 0}, "no column " + quote_for_message(name) + " (" +
+                                                     (why.empty() ? "" : why + "; ") + "columns: " + join_commas(header) + ")");
 }
 
 std::optional<double> parse_number(std::string_view text) {
