@@ -29,6 +29,7 @@ int run_sweep(const Args& args) {
                       options);
   }
   const auto& v = line.values;
+  const std::atomic<bool>& interrupted = interrupt_flag();  // first: Ctrl-C while the suite loads stops cleanly too
   const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
   std::string format_name = "text";
   if (v.count("format")) {
@@ -53,7 +54,7 @@ int run_sweep(const Args& args) {
   output.write(writer.begin());
   sim::driver::SweepOptions sweep_options;
   sweep_options.jobs = jobs;
-  sweep_options.stop = &interrupt_flag();
+  sweep_options.stop = &interrupted;
   sim::driver::SweepStats stats;
   {
     ProgressLine progress("sweep", !v.count("quiet"));

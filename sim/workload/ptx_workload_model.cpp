@@ -35,7 +35,7 @@ std::vector<std::string> PtxWorkloadModel::axes() const {
   return names;
 }
 
-std::shared_ptr<const ptx::LoweredKernel> PtxWorkloadModel::lowered_for(const ptx::LoweringOptions& options) const {
+std::shared_ptr<const PtxWorkloadModel::Lowered> PtxWorkloadModel::lowered_for(const ptx::LoweringOptions& options) const {
   std::vector<std::string> key;
   for (const std::int64_t v : {options.grid.x, options.grid.y, options.grid.z, options.block.x, options.block.y, options.block.z}) {
     key.push_back(std::to_string(v));
@@ -45,8 +45,10 @@ std::shared_ptr<const ptx::LoweredKernel> PtxWorkloadModel::lowered_for(const pt
     const std::lock_guard lock(lowered_mutex_);
     if (const auto it = lowered_.find(key); it != lowered_.end()) return it->second;
   }
-  auto kernel = std::make_shared<const ptx::LoweredKernel>(ptx::lower_kernel(*module_, options));
-  const auto warps = static_cast<std::int64_t>(kernel->warp_programs.size());
+  ptx::LoweredKernel lowered = ptx::lower_kernel(*module_, options);
+  std::vector<std::string> warnings = ptx::warning_lines(lowered, module_->file, options.emulator);
+  auto kernel = std::make_shared<const Lowered>(Lowered{std::move(lowered), std::move(warnings)});
+  const auto warps = static_cast<std::int64_t>(kernel->kernel.warp_programs.size());
   const std::lock_guard lock(lowered_mutex_);
   if (warps > kMaxKeptWarps) return kernel;
   if (lowered_warps_ + warps > kMaxKeptWarps) {
@@ -72,14 +74,14 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   options.block = ptx::Dim3{shape.block.x, shape.block.y, shape.block.z};
   options.parameters.clear();
   for (const std::string& axis : parameter_axes_) options.parameters.emplace_back(axis, std::to_string(point_value(point, axis)));
-  const std::shared_ptr<const ptx::LoweredKernel> lowered = lowered_for(options);
+  const std::shared_ptr<const Lowered> lowered = lowered_for(options);
   const std::optional<isa::Millicycles> load = durations.empty() ? std::nullopt : durations[0];
   const std::optional<isa::Millicycles> store = durations.size() > 1 ? durations[1] : std::nullopt;
   std::vector<isa::Program> retimed;  // only when d1 or d2 is set
   if (load || store) {
-    for (const ptx::WarpProgram& p : lowered->programs) retimed.push_back(with_load_store_durations(p.program, load, store));
+    for (const ptx::WarpProgram& p : lowered->kernel.programs) retimed.push_back(with_load_store_durations(p.program, load, store));
   }
-  const ptx::LoweredKernel& kernel = *lowered;
+  const ptx::LoweredKernel& kernel = lowered->kernel;
 
   prediction.launch = shape.flat();
   prediction.total_threads = shape.threads;
@@ -96,7 +98,7 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
         return core::simulate_core(programs, tm);
       });
   prediction.time_us = prediction.per_launch.time_us;
-  prediction.warnings = ptx::warning_lines(kernel, module_->file, options.emulator);
+  prediction.warnings = lowered->warnings;
   return prediction;
 }
 

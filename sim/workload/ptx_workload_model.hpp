@@ -29,9 +29,14 @@ class PtxWorkloadModel final : public WorkloadModel {
                      CoreTimeCache& cache) const override;
 
  private:
-  // The kernel lowered for a launch and parameters (with the frontend's own load/store cycles),
-  // kept so a calibration's trials re-time the same warp programs instead of lowering again.
-  std::shared_ptr<const ptx::LoweredKernel> lowered_for(const ptx::LoweringOptions& options) const;
+  // The kernel lowered for a launch and parameters (with the frontend's own load/store cycles)
+  // and its warning lines, kept so a calibration's trials re-time the same warp programs instead
+  // of lowering again.
+  struct Lowered {
+    ptx::LoweredKernel kernel;
+    std::vector<std::string> warnings;
+  };
+  std::shared_ptr<const Lowered> lowered_for(const ptx::LoweringOptions& options) const;
 
   std::string name_;
   std::string kernel_;  // short name, e.g. mtx_mul_vec
@@ -40,7 +45,7 @@ class PtxWorkloadModel final : public WorkloadModel {
   LaunchPolicy launch_;
   std::vector<std::string> parameter_axes_;
   mutable std::mutex lowered_mutex_;
-  mutable std::map<std::vector<std::string>, std::shared_ptr<const ptx::LoweredKernel>> lowered_;
+  mutable std::map<std::vector<std::string>, std::shared_ptr<const Lowered>> lowered_;
   mutable std::int64_t lowered_warps_ = 0;  // warps held in lowered_, bounded (kMaxKeptWarps)
 };
 

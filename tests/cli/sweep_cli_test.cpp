@@ -60,7 +60,7 @@ TEST(SweepCli, InterruptStopsCleanlyAndWritesNothing) {
   std::ofstream(suite) << "gpus = [\"rtx2080\"]\n[[workload]]\nptx = \"" << kSourceDir
                        << "/workloads/mtx_mul_vec/mtx_mul_vec.ptx\"\nparams = [\"N\"]\nlaunch = { threads = \"N\" }\n"
                           "calibration = { tp_us = 5, tm = 31 }\naxes = { N = { from = 8192, to = 8291 } }\n";
-  const std::string command = "cd '" + kSourceDir + "' && timeout --preserve-status -s INT 1 '" + kBinary + "' sweep '" +
+  const std::string command = "cd '" + kSourceDir + "' && timeout --preserve-status -s INT 2 '" + kBinary + "' sweep '" +
                               suite + "' -q -j 1 -o '" + out + "' 2>'" + dir + "/err.txt'";
   const int raw = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(raw));
