@@ -1,17 +1,35 @@
 #include "sim/cli/progress.hpp"
 
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <unistd.h>
 
 namespace warpsim::cli {
 namespace {
 
 std::atomic<bool> interrupted{false};
+std::atomic<std::int64_t> first_interrupt_ns{0};
 
+std::int64_t monotonic_ns() {  // clock_gettime is async-signal-safe
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+// The first SIGINT asks for a clean stop. One the same keypress also delivers (timeout(1) and
+// shells may signal both the process and its group) is ignored; a second Ctrl-C a second or
+// more later ends the process at once.
 extern "C" void on_interrupt(int) {
-  interrupted.store(true);
-  std::signal(SIGINT, SIG_DFL);  // the next Ctrl-C ends the process at once
+  const std::int64_t now = monotonic_ns();
+  std::int64_t expected = 0;
+  if (first_interrupt_ns.compare_exchange_strong(expected, now)) {
+    interrupted.store(true);
+  } else if (now - expected >= 1'000'000'000) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
 }
 
 std::string duration_text(double seconds) {

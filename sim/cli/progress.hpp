@@ -25,7 +25,8 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_;
 };
 
-// Installs a SIGINT handler that sets the returned flag (a second Ctrl-C kills as usual).
+// Installs a SIGINT handler that sets the returned flag (a second Ctrl-C, a second or more after
+// the first, kills as usual).
 const std::atomic<bool>& interrupt_flag();
 
 }  // namespace warpsim::cli

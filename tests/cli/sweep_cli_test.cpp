@@ -68,6 +68,15 @@ TEST(SweepCli, InterruptStopsCleanlyAndWritesNothing) {
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
   EXPECT_EQ(slurp(dir + "/err.txt").rfind("warpsim: interrupted after ", 0), 0u) << slurp(dir + "/err.txt");
+
+  // Two SIGINTs at once (one keypress seen twice) still stop cleanly.
+  const std::string twice = "cd '" + kSourceDir + "' && { '" + kBinary + "' sweep '" + suite + "' -q -j 1 -o '" + out +
+                            "' 2>'" + dir + "/err2.txt' & pid=$!; sleep 2; kill -INT $pid; kill -INT $pid; wait $pid; }";
+  const int raw2 = std::system(twice.c_str());
+  ASSERT_TRUE(WIFEXITED(raw2));
+  EXPECT_EQ(WEXITSTATUS(raw2), 130);
+  EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+  EXPECT_EQ(slurp(dir + "/err2.txt").rfind("warpsim: interrupted after ", 0), 0u) << slurp(dir + "/err2.txt");
 }
 
 }  // namespace
