@@ -1,8 +1,9 @@
 #include "sim/driver/sweep.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <memory>
-#include <optional>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 #include <vector>
@@ -51,9 +52,11 @@ struct Chunk {
   std::int64_t begin = 0;
   std::int64_t end = 0;
   std::vector<SweepRow> rows;
-  std::optional<InputError> error;  // the first point of the chunk that failed
+  std::exception_ptr failure;  // from the first point of the chunk that failed
 };
-// Shared, so chunks still in flight are freed when a failing point stops the pipeline.
+// No exception may leave a filter: oneTBB leaks the items in flight when a pipeline is
+// cancelled. A failure is carried to the last stage, which stops the input and drops the
+// chunks still in flight; run_sweep rethrows it once the pipeline has drained.
 using ChunkPtr = std::shared_ptr<Chunk>;
 
 // Keeps the first warning point of each workload (rows arrive in suite order).
@@ -72,6 +75,8 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
   workload::CoreTimeCache cache;
   SweepStats stats;
   std::int64_t next = 0;
+  std::exception_ptr failure;         // written by the last, serial stage only
+  std::atomic<bool> failed = false;  // read by the other stages, to stop early
   tbb::task_arena arena(options.jobs > 0 ? options.jobs : tbb::task_arena::automatic);
   // Chunks amortise the pipeline's overhead over cheap points, but a small sweep of costly
   // points (PTX lowered per point) needs several chunks per thread to balance the load.
@@ -82,8 +87,9 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
         static_cast<std::size_t>(4 * arena.max_concurrency()),
         tbb::make_filter<void, ChunkPtr>(tbb::filter_mode::serial_in_order,
                                        [&](tbb::flow_control& control) -> ChunkPtr {
-                                         if (next >= index.total() || (options.stop && options.stop->load())) {
-                                           stats.stopped = next < index.total();
+                                         const bool interrupted = options.stop && options.stop->load();
+                                         if (next >= index.total() || interrupted || failed.load()) {
+                                           stats.stopped = interrupted && next < index.total();
                                            control.stop();
                                            return nullptr;
                                          }
@@ -95,32 +101,43 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                                              [&](ChunkPtr chunk) {
                                                chunk->rows.reserve(static_cast<std::size_t>(chunk->end - chunk->begin));
                                                for (std::int64_t i = chunk->begin; i < chunk->end; ++i) {
+                                                 if (failed.load()) break;
                                                  if (options.stop && options.stop->load()) break;  // Ctrl-C: within a point
-                                                 auto [row, workload] = index.row(i);
                                                  try {
-                                                   row.prediction = row.workload->predict(*row.gpu, row.point,
-                                                                                          workload->overrides, cache);
-                                                 } catch (const InputError& e) {
-                                                   chunk->error = InputError(
-                                                       SourceLocation{suite.source},
-                                                       row.gpu->id + " " + row.workload->name() + " " +
-                                                           workload::describe_point(row.point) + ": " + e.what());
+                                                   auto [row, workload] = index.row(i);
+                                                   try {
+                                                     row.prediction = row.workload->predict(*row.gpu, row.point,
+                                                                                            workload->overrides, cache);
+                                                   } catch (const InputError& e) {
+                                                     throw InputError(SourceLocation{suite.source},
+                                                                      row.gpu->id + " " + row.workload->name() + " " +
+                                                                          workload::describe_point(row.point) + ": " + e.what());
+                                                   }
+                                                   chunk->rows.push_back(std::move(row));
+                                                 } catch (...) {
+                                                   chunk->failure = std::current_exception();
                                                    break;
                                                  }
-                                                 chunk->rows.push_back(std::move(row));
                                                }
                                                return chunk;
                                              }) &
             tbb::make_filter<ChunkPtr, void>(tbb::filter_mode::serial_in_order, [&](const ChunkPtr& chunk) {
-              for (const SweepRow& row : chunk->rows) {
-                note_warnings(stats, row);
-                emit(row);
+              if (failure) return;  // a chunk before this one failed
+              try {
+                for (const SweepRow& row : chunk->rows) {
+                  note_warnings(stats, row);
+                  emit(row);
+                  ++stats.points;
+                }
+                if (chunk->failure) std::rethrow_exception(chunk->failure);
+                if (options.progress) options.progress(stats.points, index.total());
+              } catch (...) {
+                failure = std::current_exception();
+                failed = true;
               }
-              stats.points += static_cast<std::int64_t>(chunk->rows.size());
-              if (chunk->error) throw *chunk->error;
-              if (options.progress) options.progress(stats.points, index.total());
             }));
   });
+  if (failure) std::rethrow_exception(failure);
   stats.cache_hits = cache.hits();
   stats.cache_misses = cache.misses();
   return stats;
