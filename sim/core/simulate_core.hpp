@@ -21,6 +21,9 @@ struct CoreOptions {
   std::int64_t max_warp_instructions = kDefaultMaxWarpInstructions;
   bool fast_forward = true;  // steady-state fast-forward (exact); off only to cross-check it
   std::int64_t* periods_skipped = nullptr;  // when set, receives how many periods were skipped
+  // The visit engine (visit_list.hpp, exact) for short programs in strict round robin without
+  // events; off only to cross-check it.
+  bool visit_engine = true;
 };
 
 // All `warps` warps run `program` (the paper's case). Throws InputError when the program is not

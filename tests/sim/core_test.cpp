@@ -5,6 +5,7 @@
 #include "isa/input_error.hpp"
 #include "isa/kp_format.hpp"
 #include "sim/core/simulate_core.hpp"
+#include "sim/core/visit_list.hpp"
 
 namespace warpsim::sim::core {
 namespace {
@@ -219,7 +220,8 @@ TEST(SteadyStateFastForward, EqualsFullSimulationOnRandomPrograms) {
     const isa::Millicycles tm = std::uniform_int_distribution<int>(0, 60)(rng) * 500;
     std::int64_t periods = 0;
     const isa::Millicycles full = simulate_core(program, warps, tm, {.fast_forward = false});
-    const isa::Millicycles fast = simulate_core(program, warps, tm, {.periods_skipped = &periods});
+    const isa::Millicycles fast =
+        simulate_core(program, warps, tm, {.periods_skipped = &periods, .visit_engine = false});
     ASSERT_EQ(fast, full) << "seed " << seed << ", " << warps << " warps, t_m " << isa::format_cycles(tm) << "\n"
                           << isa::to_kp(program);
     skipped_somewhere += periods > 0;
@@ -240,7 +242,8 @@ TEST(SteadyStateFastForward, EqualsFullSimulationWithPerWarpPrograms) {
     std::vector<const isa::Program*> pointers;
     for (const auto& p : programs) pointers.push_back(&p);
     const isa::Millicycles tm = std::uniform_int_distribution<int>(0, 40)(rng) * 1000;
-    EXPECT_EQ(simulate_core(pointers, tm), simulate_core(pointers, tm, {.fast_forward = false})) << "seed " << seed;
+    EXPECT_EQ(simulate_core(pointers, tm, {.visit_engine = false}), simulate_core(pointers, tm, {.fast_forward = false}))
+        << "seed " << seed;
   }
 }
 
@@ -250,7 +253,9 @@ TEST(SteadyStateFastForward, MtxMulVecLongLoopsAreExactAndSkipped) {
       isa::parse_kp("calc 27\nrepeat N\n  load 60\n  load 60\n  calc 10\n  store 60\n  calc 14\nend\n", "m.kp");
   for (const std::int64_t n : {1, 7, 100, 1024}) {
     const isa::Program program = source.bind({{"N", n}});
-    EXPECT_EQ(simulate_core(program, 32, 31'000), simulate_core(program, 32, 31'000, {.fast_forward = false})) << n;
+    EXPECT_EQ(simulate_core(program, 32, 31'000, {.visit_engine = false}),
+              simulate_core(program, 32, 31'000, {.fast_forward = false, .visit_engine = false}))
+        << n;
   }
   // With 32 warps every round is bound by the front end: 32 * (10 + 31 + 31 + 31 + 14) = 3744
   // cycles per iteration after the first, so T_c grows by exactly 3744 per extra iteration.
@@ -259,6 +264,86 @@ TEST(SteadyStateFastForward, MtxMulVecLongLoopsAreExactAndSkipped) {
   const isa::Millicycles less = simulate_core(source.bind({{"N", (1 << 24) - 1}}), 32, 31'000);
   EXPECT_EQ(big - less, 3'744'000);
   EXPECT_GT(periods, (1 << 24) - 100);
+}
+
+}  // namespace
+}  // namespace warpsim::sim::core
+
+namespace warpsim::sim::core {
+namespace {
+
+// The visit engine must equal the instruction-by-instruction engine exactly: every random program
+// of the two generators above, on one program for all warps and on per-warp programs.
+Millicycles stepwise(std::span<const isa::Program* const> programs, Millicycles tm) {
+  return simulate_core(programs, tm, {.fast_forward = false, .visit_engine = false});
+}
+
+TEST(VisitEngine, Listing1GoldenCyclesOnBothEngines) {
+  for (const bool visits : {true, false}) {
+    EXPECT_EQ(simulate_core(listing1(OpKind::load), 3, 2'000, {.visit_engine = visits}), 112'000);
+    EXPECT_EQ(simulate_core(listing1(OpKind::store), 3, 2'000, {.visit_engine = visits}), 111'000);
+  }
+}
+
+TEST(VisitEngine, CompilesListing1ToItsThreeVisits) {
+  // load | calc calc load | calc store: t_m = 2, so the visits last 2, 13 and 12 cycles.
+  const VisitList visits = compile_visits(listing1(OpKind::load), 2'000);
+  ASSERT_EQ(visits.size(), 3U);
+  EXPECT_EQ(visits[0].length, 2'000);
+  EXPECT_EQ(visits[0].loads_end, 15'000);
+  EXPECT_EQ(visits[1].length, 13'000);
+  EXPECT_EQ(visits[1].loads_end, 11'000 + 35'000);
+  EXPECT_EQ(visits[2].length, 12'000);
+  EXPECT_EQ(visits[2].loads_end, Visit::kNone);
+  EXPECT_EQ(visits[2].transactions_end, 10'000 + 15'000);
+}
+
+TEST(VisitEngine, EqualsStepwiseOnRandomPrograms) {
+  int on_visit_engine = 0;
+  for (unsigned seed = 1; seed <= 600; ++seed) {
+    std::mt19937 rng(seed);
+    const isa::Program program = seed % 2 ? random_program(rng, false) : random_loop_program(rng);
+    const auto warps = std::uniform_int_distribution<int>(0, 48)(rng);
+    const isa::Millicycles tm = std::uniform_int_distribution<int>(0, 80'000)(rng);
+    const std::vector<const isa::Program*> shared(static_cast<std::size_t>(warps), &program);
+    std::int64_t periods = -1;
+    ASSERT_EQ(simulate_core(program, warps, tm, {.periods_skipped = &periods}), stepwise(shared, tm))
+        << "seed " << seed << ", " << warps << " warps, t_m " << isa::format_cycles(tm) << "\n" << isa::to_kp(program);
+    on_visit_engine += suits_visit_engine(program, program.dynamic_counts());
+  }
+  EXPECT_GT(on_visit_engine, 300);  // most of them ran on the visit engine, not only the other one
+}
+
+TEST(VisitEngine, EqualsStepwiseWithPerWarpPrograms) {
+  for (unsigned seed = 1; seed <= 300; ++seed) {
+    std::mt19937 rng(seed);
+    std::vector<isa::Program> programs;
+    const auto distinct = std::uniform_int_distribution<int>(1, 4)(rng);
+    for (int p = 0; p < distinct; ++p) programs.push_back(random_program(rng, false));
+    std::vector<const isa::Program*> per_warp;
+    for (int w = 0, warps = std::uniform_int_distribution<int>(1, 24)(rng); w < warps; ++w) {
+      per_warp.push_back(&programs[std::uniform_int_distribution<std::size_t>(0, programs.size() - 1)(rng)]);
+    }
+    const isa::Millicycles tm = std::uniform_int_distribution<int>(0, 50'000)(rng);
+    ASSERT_EQ(simulate_core(per_warp, tm), stepwise(per_warp, tm)) << "seed " << seed;
+  }
+}
+
+TEST(VisitEngine, ServesShortProgramsAndLeavesLongLoopsToFastForward) {
+  const isa::Program source = isa::parse_kp("calc 27\nrepeat N\n  load 60\n  calc 10\nend\n", "m.kp");
+  const isa::Program short_loop = source.bind({{"N", 14}});
+  const isa::Program long_loop = source.bind({{"N", 4096}});
+  EXPECT_TRUE(suits_visit_engine(short_loop, short_loop.dynamic_counts()));
+  EXPECT_FALSE(suits_visit_engine(long_loop, long_loop.dynamic_counts()));
+  // Long but loop-free (or only short loops): nothing to fast-forward, so the visit engine.
+  const isa::Program flat = source.bind({{"N", 7}});
+  isa::Program many("many", "");
+  for (int i = 0; i < 3000; ++i) many.add(i % 3 ? OpKind::calc : OpKind::load, 1'000 + i);
+  many.finish();
+  EXPECT_TRUE(suits_visit_engine(flat, flat.dynamic_counts()));
+  EXPECT_TRUE(suits_visit_engine(many, many.dynamic_counts()));
+  const isa::Program* warps[] = {&many, &many, &flat};
+  EXPECT_EQ(simulate_core(warps, 9'000), stepwise(warps, 9'000));
 }
 
 }  // namespace

@@ -1,0 +1,45 @@
+// The visit engine: a short program compiled to its visits. In strict round robin every warp that
+// has not finished issues exactly one visit per round (from where it resumes to the end of its
+// next run of loads, or to its end), and nothing inside a visit waits. So a visit's effect is
+// fixed relative to the clock at its start: the clock moves on by `length`, its loads complete
+// `loads_end` later, its last transaction `transactions_end` later. A round is then one pass over
+// the warps with a few additions and maxima each, and no instruction is decoded twice. Exactly
+// the schedule CorePackage computes (a randomised test compares them); it does not fast-forward,
+// so it serves programs whose visits are few or whose loops are too short to fast-forward.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "isa/program.hpp"
+
+namespace warpsim::sim::core {
+
+using isa::Millicycles;
+
+struct Visit {
+  static constexpr Millicycles kNone = -1;
+  Millicycles length = 0;               // how far the clock moves: calc durations + t_m per memory op
+  Millicycles loads_end = kNone;        // after the visit's start, when its last load completes
+  Millicycles transactions_end = kNone;  // the same for every load and store
+};
+
+using VisitList = std::vector<Visit>;
+
+// Programs at most this long (dynamic instructions) always run on the visit engine; longer ones
+// only when no loop is long enough for steady-state fast-forward (up to kMaxVisitEngineInstructions).
+inline constexpr std::int64_t kVisitEngineInstructions = 1024;
+inline constexpr std::int64_t kMaxVisitEngineInstructions = std::int64_t{1} << 16;
+
+// Whether the visit engine is the faster choice for this bound program.
+bool suits_visit_engine(const isa::Program& program, const isa::DynamicCounts& counts);
+
+// The visits of a bound program, one warp's worth, with transactions taking t_m on the front end.
+VisitList compile_visits(const isa::Program& program, Millicycles tm);
+
+// T_c of a core package whose warp w runs `lists[w]`, in strict round robin.
+Millicycles run_visits(std::span<const VisitList* const> lists);
+
+}  // namespace warpsim::sim::core
