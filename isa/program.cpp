@@ -1,6 +1,7 @@
 #include "isa/program.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include "isa/input_error.hpp"
@@ -114,13 +115,22 @@ Program Program::bind(const ParameterValues& values) const {
   return bound;
 }
 
+bool Program::is_bound() const {
+  return std::none_of(ops_.begin(), ops_.end(),
+                      [](const Op& op) { return op.kind == OpKind::repeat && !op.count_parameter.empty(); });
+}
+
 DynamicCounts Program::dynamic_counts() const {
   if (!is_bound()) fail(0, "internal: dynamic_counts() needs a bound program");
   DynamicCounts counts;
-  std::vector<std::int64_t> multipliers{1};
+  // Each open loop's iterations times those of the loops around it (no allocation: T_c asks
+  // for these counts before every simulation).
+  std::array<std::int64_t, kMaxLoopDepth + 1> multipliers;
+  std::size_t depth = 0;
+  multipliers[0] = 1;
   auto add_checked = [&](std::int64_t& total, std::int64_t value) {
     std::int64_t scaled = 0;
-    if (__builtin_mul_overflow(value, multipliers.back(), &scaled) ||
+    if (__builtin_mul_overflow(value, multipliers[depth], &scaled) ||
         __builtin_add_overflow(total, scaled, &total)) {
       fail(0, "program too long: its dynamic counts overflow 64 bits");
     }
@@ -129,13 +139,13 @@ DynamicCounts Program::dynamic_counts() const {
     switch (op.kind) {
       case OpKind::repeat: {
         std::int64_t product = 0;
-        if (__builtin_mul_overflow(multipliers.back(), op.count, &product)) {
+        if (__builtin_mul_overflow(multipliers[depth], op.count, &product)) {
           fail(op.line, "program too long: nested repeat counts overflow 64 bits");
         }
-        multipliers.push_back(product);
+        multipliers[++depth] = product;
         break;
       }
-      case OpKind::end: multipliers.pop_back(); break;
+      case OpKind::end: --depth; break;
       case OpKind::calc:
         add_checked(counts.calcs, 1);
         add_checked(counts.calc_time, op.duration);

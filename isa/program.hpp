@@ -73,7 +73,7 @@ class Program {
   std::int64_t max_loop_count() const;
   // Parameter names used as loop counts, sorted, each once.
   std::vector<std::string> parameters() const;
-  bool is_bound() const { return parameters().empty(); }
+  bool is_bound() const;
 
   // A copy with every parameter replaced by its value. Throws InputError for a parameter without
   // a value, a value given for a name the program does not use, and negative or huge counts.

@@ -63,6 +63,8 @@ bool CorePackage::visit(std::size_t index) {
   Warp& warp = warps_[index];
   now_ = std::max(now_, warp.loads_done);  // Algorithm 2, line 13, for every warp visited
   if (warp.pc == warp.size) return false;
+  visit_start_ = now_;
+  visit_loads_end_ = visit_transactions_end_ = Visit::kNone;
   for (;;) {
     const isa::Op& op = warp.ops[warp.pc];
     ++warp.pc;
@@ -74,15 +76,22 @@ bool CorePackage::visit(std::size_t index) {
       const Millicycles end = now_ + std::max(op.duration, tm_);
       record(index, op.kind, now_ + tm_, end);
       latest_transaction_end_ = std::max(latest_transaction_end_, end);
+      visit_transactions_end_ = std::max(visit_transactions_end_, end);
       now_ += tm_;
       if (op.kind == OpKind::load) {
         warp.loads_done = std::max(warp.loads_done, end);
+        visit_loads_end_ = std::max(visit_loads_end_, end);
         // A run of loads issues back to back; anything else after a load waits for it.
         if (warp.pc < warp.size && warp.ops[warp.pc].kind != OpKind::load) return true;
       }
     }
     if (warp.pc == warp.size) return true;
   }
+}
+
+Visit CorePackage::last_visit() const {
+  const auto relative = [this](Millicycles t) { return t == Visit::kNone ? Visit::kNone : t - visit_start_; };
+  return {now_ - visit_start_, relative(visit_loads_end_), relative(visit_transactions_end_)};
 }
 
 void CorePackage::take_snapshot(PackageSnapshot& into) const {

@@ -27,6 +27,17 @@ struct CoreEvent {
   bool operator==(const CoreEvent&) const = default;
 };
 
+// What one visit of a warp did, relative to the clock when it started issuing (after its wait):
+// the clock moved on by `length`, its loads completed `loads_end` later, its loads and stores
+// `transactions_end` later (kNone: it had none). Nothing inside a visit waits, so this is the
+// same wherever the visit starts (the visit engine, visit_list.hpp, relies on it).
+struct Visit {
+  static constexpr Millicycles kNone = -1;
+  Millicycles length = 0;
+  Millicycles loads_end = kNone;
+  Millicycles transactions_end = kNone;
+};
+
 // "w1 load [2, 4, 17]" in cycles, for messages and test failures.
 std::ostream& operator<<(std::ostream& out, const CoreEvent& event);
 
@@ -63,6 +74,8 @@ class CorePackage {
   // Selects `warp`: it waits for its own loads, then issues until it yields after a run of loads
   // or its program ends. Returns whether it issued anything.
   bool visit(std::size_t warp);
+  // The latest visit that issued.
+  Visit last_visit() const;
 
   void take_snapshot(PackageSnapshot& into) const;
 
@@ -97,6 +110,9 @@ class CorePackage {
   Millicycles tm_;
   Millicycles now_ = 0;
   Millicycles latest_transaction_end_ = 0;
+  Millicycles visit_start_ = 0;  // of the latest visit that issued, and its transactions' ends
+  Millicycles visit_loads_end_ = 0;
+  Millicycles visit_transactions_end_ = 0;
   std::vector<CoreEvent>* events_;
   bool fast_forward_;
   std::int64_t periods_skipped_ = 0;

@@ -8,39 +8,56 @@
 namespace warpsim::sim::core {
 namespace {
 
-// Throws unless the run is within the instruction limit and its time provably fits in int64:
-// the clock only advances by calc durations, t_m, and waits for transactions that end at most
+// Checks that the run is within the instruction limit and its time provably fits in int64: the
+// clock only advances by calc durations, t_m, and waits for transactions that end at most
 // max(d, t_m) <= d + t_m after an issue, so T_c <= sum over warps of (calc + memory + n * t_m).
-// Returns whether every program suits the visit engine.
-bool check_bounds(std::span<const isa::Program* const> programs, Millicycles tm,
-                  std::int64_t max_warp_instructions) {
-  if (tm < 0 || tm > isa::kMaxDuration) throw InputError("t_m must be in [0, 10^9] cycles");
-  std::int64_t instructions = 0;
-  Millicycles time_bound = 0;
-  const isa::Program* previous = nullptr;
-  isa::DynamicCounts counts;
-  bool visit_engine = true;
-  for (const isa::Program* program : programs) {
-    if (program != previous) {  // warps often share a program
-      counts = program->dynamic_counts();
-      visit_engine = visit_engine && suits_visit_engine(*program, counts);
-    }
-    previous = program;
-    Millicycles front_end = 0, warp_bound = 0;
-    if (__builtin_add_overflow(instructions, counts.instructions, &instructions) ||
-        __builtin_mul_overflow(counts.loads + counts.stores, tm, &front_end) ||
+class Bounds {
+ public:
+  explicit Bounds(Millicycles tm) : tm_(tm) {
+    if (tm < 0 || tm > isa::kMaxDuration) throw InputError("t_m must be in [0, 10^9] cycles");
+  }
+  // `warps` more warps that run `program`.
+  void add(const isa::Program& program, std::int64_t warps) {
+    const isa::DynamicCounts counts = program.dynamic_counts();
+    visit_engine_ = visit_engine_ && suits_visit_engine(program, counts);
+    Millicycles front_end = 0, warp_bound = 0, instructions = 0;
+    if (__builtin_mul_overflow(counts.loads + counts.stores, tm_, &front_end) ||
         __builtin_add_overflow(counts.calc_time, counts.memory_duration, &warp_bound) ||
         __builtin_add_overflow(warp_bound, front_end, &warp_bound) ||
-        __builtin_add_overflow(time_bound, warp_bound, &time_bound)) {
+        __builtin_mul_overflow(warp_bound, warps, &warp_bound) ||
+        __builtin_mul_overflow(counts.instructions, warps, &instructions) ||
+        __builtin_add_overflow(instructions_, instructions, &instructions_) ||
+        __builtin_add_overflow(time_, warp_bound, &time_)) {
       throw InputError("simulation too large: its time or instruction count overflows 64 bits");
     }
   }
-  if (instructions > max_warp_instructions) {
-    throw InputError("simulation of " + std::to_string(instructions) +
-                     " warp-instructions exceeds the limit of " +
-                     std::to_string(max_warp_instructions) + " (raise it with --max-instructions)");
+  // Throws unless within the limit; returns whether every program suits the visit engine.
+  bool check(std::int64_t max_warp_instructions) const {
+    if (instructions_ > max_warp_instructions) {
+      throw InputError("simulation of " + std::to_string(instructions_) +
+                       " warp-instructions exceeds the limit of " +
+                       std::to_string(max_warp_instructions) + " (raise it with --max-instructions)");
+    }
+    return visit_engine_;
   }
-  return visit_engine;
+
+ private:
+  Millicycles tm_;
+  std::int64_t instructions_ = 0;
+  Millicycles time_ = 0;
+  bool visit_engine_ = true;
+};
+
+bool use_visit_engine(const CoreOptions& options, bool programs_suit) {
+  const bool round_robin = !options.policy || dynamic_cast<const StrictRoundRobin*>(options.policy);
+  return options.visit_engine && programs_suit && round_robin && !options.events;
+}
+
+Millicycles run_core_package(std::span<const isa::Program* const> programs, Millicycles tm, const CoreOptions& options) {
+  CorePackage package(programs, tm, options.events, options.fast_forward);
+  (options.policy ? *options.policy : strict_round_robin()).run(package);
+  if (options.periods_skipped) *options.periods_skipped = package.periods_skipped();
+  return package.finish_time();
 }
 
 // Each distinct program compiled once.
@@ -63,16 +80,18 @@ Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicy
     throw InputError("more than " + std::to_string(kMaxWarpsPerCorePackage) +
                      " warps on one core package");
   }
-  const bool suits_visit_engine = check_bounds(programs, tm, options.max_warp_instructions);
-  const bool round_robin = !options.policy || dynamic_cast<const StrictRoundRobin*>(options.policy);
-  if (options.visit_engine && suits_visit_engine && round_robin && !options.events) {
+  Bounds bounds(tm);
+  for (std::size_t w = 0; w < programs.size();) {  // warps often share a program: count each run once
+    std::size_t same = w + 1;
+    while (same < programs.size() && programs[same] == programs[w]) ++same;
+    bounds.add(*programs[w], static_cast<std::int64_t>(same - w));
+    w = same;
+  }
+  if (use_visit_engine(options, bounds.check(options.max_warp_instructions))) {
     if (options.periods_skipped) *options.periods_skipped = 0;
     return run_on_visit_engine(programs, tm);
   }
-  CorePackage package(programs, tm, options.events, options.fast_forward);
-  (options.policy ? *options.policy : strict_round_robin()).run(package);
-  if (options.periods_skipped) *options.periods_skipped = package.periods_skipped();
-  return package.finish_time();
+  return run_core_package(programs, tm, options);
 }
 
 Millicycles simulate_core(const isa::Program& program, std::int64_t warps, Millicycles tm,
@@ -81,8 +100,14 @@ Millicycles simulate_core(const isa::Program& program, std::int64_t warps, Milli
     throw InputError("warps per core package must be in [0, " +
                      std::to_string(kMaxWarpsPerCorePackage) + "]");
   }
+  Bounds bounds(tm);
+  bounds.add(program, warps);
+  if (use_visit_engine(options, bounds.check(options.max_warp_instructions))) {
+    if (options.periods_skipped) *options.periods_skipped = 0;
+    return run_visits(compile_visits(program, tm), static_cast<std::size_t>(warps));
+  }
   const std::vector<const isa::Program*> programs(static_cast<std::size_t>(warps), &program);
-  return simulate_core(programs, tm, options);
+  return run_core_package(programs, tm, options);
 }
 
 }  // namespace warpsim::sim::core

@@ -1,6 +1,7 @@
 #include "sim/core/visit_list.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "sim/core/core_package.hpp"
 
@@ -16,33 +17,43 @@ VisitList compile_visits(const isa::Program& program, Millicycles tm) {
   // One warp alone on a package, visit by visit: CorePackage decides where visits end and what
   // each instruction costs, so the two engines cannot disagree on the rules.
   const isa::Program* const programs[] = {&program};
-  std::vector<CoreEvent> events;
-  CorePackage package(programs, tm, &events, false);
+  CorePackage package(programs, tm, nullptr, false);
   VisitList visits;
-  while (package.visit(0)) {
-    const Millicycles start = events.front().start;
-    Visit visit;
-    visit.length = events.back().issue_end - start;
-    for (const CoreEvent& event : events) {
-      if (event.kind == isa::OpKind::calc) continue;
-      visit.transactions_end = std::max(visit.transactions_end, event.end - start);
-      if (event.kind == isa::OpKind::load) visit.loads_end = std::max(visit.loads_end, event.end - start);
-    }
-    visits.push_back(visit);
-    events.clear();
-  }
+  while (package.visit(0)) visits.push_back(package.last_visit());
   return visits;
 }
 
 namespace {
 
+// Per-warp completion times: on the stack for the usual few dozen warps, no allocation.
+class WarpTimes {
+ public:
+  explicit WarpTimes(std::size_t warps) {
+    if (warps > small_.size()) large_.resize(warps);
+    times_ = warps > small_.size() ? std::span(large_) : std::span(small_.data(), warps);
+    std::fill(times_.begin(), times_.end(), 0);
+  }
+  WarpTimes(const WarpTimes&) = delete;  // times_ may point into small_
+  WarpTimes& operator=(const WarpTimes&) = delete;
+  Millicycles& operator[](std::size_t w) { return times_[w]; }
+  std::span<Millicycles> all() { return times_; }
+
+ private:
+  std::array<Millicycles, 128> small_;
+  std::vector<Millicycles> large_;
+  std::span<Millicycles> times_;
+};
+
+}  // namespace
+
 // Every warp runs the same visits: round r is visit r for all of them.
-Millicycles run_uniform(const VisitList& visits, std::size_t warps) {
-  std::vector<Millicycles> loads_done(warps, 0);
+Millicycles run_visits(const VisitList& visits, std::size_t warps) {
+  if (warps == 0) return 0;
+  WarpTimes loads_done(warps);
   Millicycles now = 0, latest_transaction_end = 0;
   for (const Visit& visit : visits) {
     Millicycles start = 0;
-    for (Millicycles& done : loads_done) {
+    for (Millicycles& done : loads_done.all()) {
       start = std::max(now, done);  // the warp waits for its own loads
       if (visit.loads_end != Visit::kNone) done = start + visit.loads_end;
       now = start + visit.length;
@@ -57,8 +68,11 @@ Millicycles run_uniform(const VisitList& visits, std::size_t warps) {
   return std::max(now, latest_transaction_end);
 }
 
-Millicycles run_mixed(std::span<const VisitList* const> lists) {
-  std::vector<Millicycles> loads_done(lists.size(), 0);
+Millicycles run_visits(std::span<const VisitList* const> lists) {
+  if (lists.empty()) return 0;
+  const bool uniform = std::all_of(lists.begin(), lists.end(), [&](const VisitList* list) { return list == lists.front(); });
+  if (uniform) return run_visits(*lists.front(), lists.size());
+  WarpTimes loads_done(lists.size());
   std::size_t rounds = 0;
   for (const VisitList* list : lists) rounds = std::max(rounds, list->size());
   Millicycles now = 0, latest_transaction_end = 0;
@@ -75,14 +89,6 @@ Millicycles run_mixed(std::span<const VisitList* const> lists) {
     }
   }
   return std::max(now, latest_transaction_end);
-}
-
-}  // namespace
-
-Millicycles run_visits(std::span<const VisitList* const> lists) {
-  if (lists.empty()) return 0;
-  const bool uniform = std::all_of(lists.begin(), lists.end(), [&](const VisitList* list) { return list == lists.front(); });
-  return uniform ? run_uniform(*lists.front(), lists.size()) : run_mixed(lists);
 }
 
 }  // namespace warpsim::sim::core

@@ -14,17 +14,9 @@
 #include <vector>
 
 #include "isa/program.hpp"
+#include "sim/core/core_package.hpp"
 
 namespace warpsim::sim::core {
-
-using isa::Millicycles;
-
-struct Visit {
-  static constexpr Millicycles kNone = -1;
-  Millicycles length = 0;               // how far the clock moves: calc durations + t_m per memory op
-  Millicycles loads_end = kNone;        // after the visit's start, when its last load completes
-  Millicycles transactions_end = kNone;  // the same for every load and store
-};
 
 using VisitList = std::vector<Visit>;
 
@@ -39,6 +31,8 @@ bool suits_visit_engine(const isa::Program& program, const isa::DynamicCounts& c
 // The visits of a bound program, one warp's worth, with transactions taking t_m on the front end.
 VisitList compile_visits(const isa::Program& program, Millicycles tm);
 
+// T_c of `warps` warps that all run `visits`, in strict round robin.
+Millicycles run_visits(const VisitList& visits, std::size_t warps);
 // T_c of a core package whose warp w runs `lists[w]`, in strict round robin.
 Millicycles run_visits(std::span<const VisitList* const> lists);
 

@@ -28,8 +28,7 @@ isa::Program apply_durations(const isa::Program& program, const gpus::Calibratio
 grid::GridTiming time_launch(const gpus::Profile& gpu, const grid::Launch& launch, const gpus::Calibration& calibration,
                              const isa::Program& program, std::span<const std::int64_t> identity, CoreTimeCache& cache) {
   const isa::Millicycles tm = calibration.tm;
-  CoreTimeKey key;
-  key.reserve(identity.size() + calibration.memory_durations.size() + 3);  // one allocation a point
+  thread_local CoreTimeKey key;  // reused: building it allocates nothing once warmed up
   key.assign(identity.begin(), identity.end());
   append_durations(key, calibration);
   key.push_back(0);  // the warp count, set per call

@@ -27,14 +27,17 @@ std::vector<std::string> NamedWorkloadModel::duration_names() const {
   return memory_duration_names(workload_program(workload_, 2));
 }
 
-std::shared_ptr<const isa::Program> NamedWorkloadModel::program_for(std::int64_t K) const {
+const isa::Program& NamedWorkloadModel::program_for(std::int64_t K) const {
   {
     const std::shared_lock lock(programs_mutex_);
-    if (const auto it = programs_.find(K); it != programs_.end()) return it->second;
+    if (const auto it = programs_.find(K); it != programs_.end()) return *it->second;
   }
   auto program = std::make_shared<const isa::Program>(workload_program(workload_, K));
   const std::unique_lock lock(programs_mutex_);
-  return programs_.emplace(K, std::move(program)).first->second;
+  for (const auto& entry : programs_) {
+    if (entry.second->same_meaning(*program)) return *programs_.emplace(K, entry.second).first->second;
+  }
+  return *programs_.emplace(K, std::move(program)).first->second;
 }
 
 Prediction NamedWorkloadModel::predict(const gpus::Profile& gpu, const Point& values, const ModelOverrides& overrides,
@@ -54,14 +57,14 @@ Prediction NamedWorkloadModel::predict(const gpus::Profile& gpu, const Point& va
   prediction.total_threads = workload_.lattice ? prediction.elements / 2 : prediction.elements;
   prediction.launches = (workload_.two_dimensional ? 2 : 1) * (workload_.lattice ? point.K / 2 + 1 : 1);
   prediction.launch = grid::suggest_launch(gpu, prediction.total_threads);
-  const std::shared_ptr<const isa::Program> bound = program_for(point.K);
+  const isa::Program& bound = program_for(point.K);
   prediction.calibration =
-      gpus::resolve_calibration(gpu, overrides.section_or(kernel_), overrides.calibration_choice(), bound->default_tm());
+      gpus::resolve_calibration(gpu, overrides.section_or(kernel_), overrides.calibration_choice(), bound.default_tm());
   // A copy only when the calibration changes durations; T_c usually comes from the cache.
   std::optional<isa::Program> changed;
-  if (changes_durations(prediction.calibration.memory_durations)) changed = apply_durations(*bound, prediction.calibration);
-  const isa::Program& program = changed ? *changed : *bound;
-  const std::int64_t identity[] = {reinterpret_cast<std::intptr_t>(&workload_), point.K};
+  if (changes_durations(prediction.calibration.memory_durations)) changed = apply_durations(bound, prediction.calibration);
+  const isa::Program& program = changed ? *changed : bound;
+  const std::int64_t identity[] = {reinterpret_cast<std::intptr_t>(&bound)};
   prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, identity, cache);
   prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
   return prediction;

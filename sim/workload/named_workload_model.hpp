@@ -23,7 +23,9 @@ class NamedWorkloadModel final : public WorkloadModel {
 
  private:
   // The bound program for K, made once per K (a sweep asks for the same few again and again).
-  std::shared_ptr<const isa::Program> program_for(std::int64_t K) const;
+  // Values of K that give the same program (the lattice's does not depend on K) share one, so
+  // its address identifies it in the T_c cache. Lives as long as the model.
+  const isa::Program& program_for(std::int64_t K) const;
 
   const NamedWorkload& workload_;
   std::string name_;
