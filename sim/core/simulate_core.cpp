@@ -16,9 +16,8 @@ class Bounds {
   explicit Bounds(Millicycles tm) : tm_(tm) {
     if (tm < 0 || tm > isa::kMaxDuration) throw InputError("t_m must be in [0, 10^9] cycles");
   }
-  // `warps` more warps that run `program`.
-  void add(const isa::Program& program, std::int64_t warps) {
-    const isa::DynamicCounts counts = program.dynamic_counts();
+  // `warps` more warps that run `program`, whose dynamic counts are `counts`.
+  void add(const isa::Program& program, const isa::DynamicCounts& counts, std::int64_t warps) {
     visit_engine_ = visit_engine_ && suits_visit_engine(program, counts);
     Millicycles front_end = 0, warp_bound = 0, instructions = 0;
     if (__builtin_mul_overflow(counts.loads + counts.stores, tm_, &front_end) ||
@@ -84,7 +83,7 @@ Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicy
   for (std::size_t w = 0; w < programs.size();) {  // warps often share a program: count each run once
     std::size_t same = w + 1;
     while (same < programs.size() && programs[same] == programs[w]) ++same;
-    bounds.add(*programs[w], static_cast<std::int64_t>(same - w));
+    bounds.add(*programs[w], programs[w]->dynamic_counts(), static_cast<std::int64_t>(same - w));
     w = same;
   }
   if (use_visit_engine(options, bounds.check(options.max_warp_instructions))) {
@@ -96,18 +95,28 @@ Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicy
 
 Millicycles simulate_core(const isa::Program& program, std::int64_t warps, Millicycles tm,
                           const CoreOptions& options) {
+  return CoreSimulator(program, tm, options).run(warps);
+}
+
+CoreSimulator::CoreSimulator(const isa::Program& program, Millicycles tm, const CoreOptions& options)
+    : program_(program), tm_(tm), options_(options), counts_(program.dynamic_counts()) {
+  Bounds(tm).add(program, counts_, 0);  // t_m's range, before any run
+}
+
+Millicycles CoreSimulator::run(std::int64_t warps) {
   if (warps < 0 || warps > kMaxWarpsPerCorePackage) {
     throw InputError("warps per core package must be in [0, " +
                      std::to_string(kMaxWarpsPerCorePackage) + "]");
   }
-  Bounds bounds(tm);
-  bounds.add(program, warps);
-  if (use_visit_engine(options, bounds.check(options.max_warp_instructions))) {
-    if (options.periods_skipped) *options.periods_skipped = 0;
-    return run_visits(compile_visits(program, tm), static_cast<std::size_t>(warps));
+  Bounds bounds(tm_);
+  bounds.add(program_, counts_, warps);
+  if (use_visit_engine(options_, bounds.check(options_.max_warp_instructions))) {
+    if (options_.periods_skipped) *options_.periods_skipped = 0;
+    if (!visits_) visits_ = compile_visits(program_, tm_);
+    return run_visits(*visits_, static_cast<std::size_t>(warps));
   }
-  const std::vector<const isa::Program*> programs(static_cast<std::size_t>(warps), &program);
-  return run_core_package(programs, tm, options);
+  const std::vector<const isa::Program*> programs(static_cast<std::size_t>(warps), &program_);
+  return run_core_package(programs, tm_, options_);
 }
 
 }  // namespace warpsim::sim::core

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "sim/core/core_package.hpp"
 #include "sim/core/scheduling_policy.hpp"
+#include "sim/core/visit_list.hpp"
 
 namespace warpsim::sim::core {
 
@@ -30,6 +32,22 @@ struct CoreOptions {
 // bound, the work exceeds the instruction limit, or the time could overflow.
 Millicycles simulate_core(const isa::Program& program, std::int64_t warps, Millicycles tm,
                           const CoreOptions& options = {});
+
+// T_c of one program at any number of warps, as simulate_core gives it, with the program's
+// counts taken and its visits compiled once (a sweep asks for a handful of warp counts).
+// `program` must outlive it.
+class CoreSimulator {
+ public:
+  CoreSimulator(const isa::Program& program, Millicycles tm, const CoreOptions& options = {});
+  Millicycles run(std::int64_t warps);
+
+ private:
+  const isa::Program& program_;
+  Millicycles tm_;
+  CoreOptions options_;
+  isa::DynamicCounts counts_;
+  std::optional<VisitList> visits_;
+};
 
 // One program per warp.
 Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicycles tm,

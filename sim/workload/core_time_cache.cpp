@@ -38,6 +38,7 @@ void CoreTimeCache::insert(const CoreTimeKey& key, isa::Millicycles value) {
   impl_->map.insert({key, value});
 }
 
+void CoreTimeCache::count_hits(std::int64_t n) { impl_->hits.fetch_add(n, std::memory_order_relaxed); }
 std::int64_t CoreTimeCache::hits() const { return impl_->hits.load(); }
 std::int64_t CoreTimeCache::misses() const { return impl_->misses.load(); }
 

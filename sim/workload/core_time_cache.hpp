@@ -35,6 +35,8 @@ class CoreTimeCache {
   }
   std::optional<isa::Millicycles> find(const CoreTimeKey& key);
   void insert(const CoreTimeKey& key, isa::Millicycles value);
+  // Lookups answered by a caller's own memo in front of the cache (ProgramCoreTimes).
+  void count_hits(std::int64_t n);
   std::int64_t hits() const;
   std::int64_t misses() const;
 

@@ -1,6 +1,6 @@
 #include "sim/workload/duration_key.hpp"
 
-#include "sim/core/simulate_core.hpp"
+#include <functional>
 
 namespace warpsim::sim::workload {
 
@@ -25,25 +25,36 @@ isa::Program apply_durations(const isa::Program& program, const gpus::Calibratio
   return with_memory_durations(program, calibration.memory_durations);
 }
 
+ProgramCoreTimes::ProgramCoreTimes(const isa::Program& program, std::span<const std::int64_t> identity,
+                                   const gpus::Calibration& calibration, CoreTimeCache& cache)
+    : key_(identity.begin(), identity.end()), cache_(cache), program_(program), tm_(calibration.tm) {
+  append_durations(key_, calibration);
+  key_.push_back(0);  // the warp count, set per call
+  key_.push_back(calibration.tm);
+}
+
+ProgramCoreTimes::~ProgramCoreTimes() { cache_.count_hits(memo_hits_); }
+
+isa::Millicycles ProgramCoreTimes::operator()(std::int64_t warps) {
+  for (const auto& [known, cycles] : memo_) {
+    if (known == warps) {
+      ++memo_hits_;
+      return cycles;
+    }
+  }
+  key_[key_.size() - 2] = warps;
+  const isa::Millicycles cycles = cache_.get(key_, [&] {
+    if (!simulator_) simulator_.emplace(program_, tm_);
+    return simulator_->run(warps);
+  });
+  memo_.emplace_back(warps, cycles);
+  return cycles;
+}
+
 grid::GridTiming time_launch(const gpus::Profile& gpu, const grid::Launch& launch, const gpus::Calibration& calibration,
                              const isa::Program& program, std::span<const std::int64_t> identity, CoreTimeCache& cache) {
-  const isa::Millicycles tm = calibration.tm;
-  thread_local CoreTimeKey key;  // reused: building it allocates nothing once warmed up
-  key.assign(identity.begin(), identity.end());
-  append_durations(key, calibration);
-  key.push_back(0);  // the warp count, set per call
-  key.push_back(tm);
-  // One pointer captured, so grid::CoreTime (a std::function) stores it without allocating.
-  struct Lookup {
-    CoreTimeKey& key;
-    CoreTimeCache& cache;
-    const isa::Program& program;
-    isa::Millicycles tm;
-  } lookup{key, cache, program, tm};
-  return grid::time_grid(gpu, launch, calibration.tp_us, [l = &lookup](std::int64_t warps) {
-    l->key[l->key.size() - 2] = warps;
-    return l->cache.get(l->key, [&] { return core::simulate_core(l->program, warps, l->tm); });
-  });
+  ProgramCoreTimes core_times(program, identity, calibration, cache);
+  return grid::time_grid(gpu, launch, calibration.tp_us, std::ref(core_times));  // std::function without allocation
 }
 
 }  // namespace warpsim::sim::workload

@@ -2,12 +2,14 @@
 // and timing a launch with T_c memoised under a CoreTimeKey.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "gpus/profile.hpp"
 #include "isa/program.hpp"
+#include "sim/core/simulate_core.hpp"
 #include "sim/grid/grid.hpp"
 #include "sim/workload/core_time_cache.hpp"
 #include "sim/workload/model_overrides.hpp"
@@ -22,6 +24,29 @@ void append_durations(CoreTimeKey& key, const gpus::Calibration& calibration);
 
 // The program with the calibration's durations, or the program itself when they change nothing.
 isa::Program apply_durations(const isa::Program& program, const gpus::Calibration& calibration);
+
+// T_c of one program at any warp count, for one calibration: a memo of its own, then `cache`
+// under `identity` (what identifies the program) + the durations, the warp count and t_m, then
+// the simulation (visits compiled once). Not thread-safe: one per thread; `program` and `cache`
+// must outlive it.
+class ProgramCoreTimes {
+ public:
+  ProgramCoreTimes(const isa::Program& program, std::span<const std::int64_t> identity,
+                   const gpus::Calibration& calibration, CoreTimeCache& cache);
+  ProgramCoreTimes(const ProgramCoreTimes&) = delete;
+  ProgramCoreTimes& operator=(const ProgramCoreTimes&) = delete;
+  ~ProgramCoreTimes();
+  isa::Millicycles operator()(std::int64_t warps);
+
+ private:
+  CoreTimeKey key_;  // the warp count second to last
+  CoreTimeCache& cache_;
+  const isa::Program& program_;
+  isa::Millicycles tm_;
+  std::optional<core::CoreSimulator> simulator_;  // made on the first lookup the cache misses
+  std::vector<std::pair<std::int64_t, isa::Millicycles>> memo_;  // warps -> T_c, a handful
+  std::int64_t memo_hits_ = 0;
+};
 
 // T_k of one launch where every warp runs `program` (Algorithm 1), each T_c looked up in `cache`
 // under `identity` (what identifies the program) + the durations, the warp count and t_m.
