@@ -100,14 +100,20 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
             tbb::make_filter<ChunkPtr, ChunkPtr>(tbb::filter_mode::parallel,
                                              [&](ChunkPtr chunk) {
                                                chunk->rows.reserve(static_cast<std::size_t>(chunk->end - chunk->begin));
+                                               // The points of one GPU x workload share what prepare() works out.
+                                               std::unique_ptr<workload::PreparedModel> prepared;
+                                               std::pair<const gpus::Profile*, const SuiteWorkload*> prepared_for{};
                                                for (std::int64_t i = chunk->begin; i < chunk->end; ++i) {
                                                  if (failed.load()) break;
                                                  if (options.stop && options.stop->load()) break;  // Ctrl-C: within a point
                                                  try {
                                                    auto [row, workload] = index.row(i);
                                                    try {
-                                                     row.prediction = row.workload->predict(*row.gpu, row.point,
-                                                                                            workload->overrides, cache);
+                                                     if (prepared_for != std::pair(row.gpu, workload)) {
+                                                       prepared = row.workload->prepare(*row.gpu, workload->overrides, cache);
+                                                       prepared_for = {row.gpu, workload};
+                                                     }
+                                                     row.prediction = prepared->predict(row.point);
                                                    } catch (const InputError& e) {
                                                      throw InputError(SourceLocation{suite.source},
                                                                       row.gpu->id + " " + row.workload->name() + " " +

@@ -1,5 +1,7 @@
 #include "sim/workload/named_workload_model.hpp"
 
+#include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 
@@ -40,34 +42,83 @@ const isa::Program& NamedWorkloadModel::program_for(std::int64_t K) const {
   return *programs_.emplace(K, std::move(program)).first->second;
 }
 
+namespace {
+
+// What the points of one K share on this GPU: the program, its calibration, and its T_c.
+struct ProgramOnGpu {
+  ProgramOnGpu(const NamedWorkloadModel& model, std::int64_t K_, const gpus::Profile& gpu,
+               const ModelOverrides& overrides, CoreTimeCache& cache)
+      : K(K_),
+        bound(model.program_for(K)),
+        calibration(gpus::resolve_calibration(gpu, overrides.section_or(model.kernel()), overrides.calibration_choice(),
+                                              bound.default_tm())),
+        changed(changes_durations(calibration.memory_durations) ? std::optional(apply_durations(bound, calibration))
+                                                                 : std::nullopt),
+        identity{reinterpret_cast<std::intptr_t>(&bound)},
+        core_times(changed ? *changed : bound, identity, calibration, cache) {}
+
+  std::int64_t K;
+  const isa::Program& bound;
+  gpus::Calibration calibration;
+  std::optional<isa::Program> changed;  // a copy only when the calibration changes durations
+  std::int64_t identity[1];
+  ProgramCoreTimes core_times;
+};
+
+class PreparedNamedWorkload final : public PreparedModel {
+ public:
+  PreparedNamedWorkload(const NamedWorkloadModel& model, const gpus::Profile& gpu, const ModelOverrides& overrides,
+                        CoreTimeCache& cache)
+      : model_(model), workload_(model.workload()), gpu_(gpu), overrides_(overrides), cache_(cache) {}
+
+  Prediction predict(const Point& values) override {
+    const DwtPoint point{point_value(values, "K"), point_value(values, "N")};
+    if (point.K < 2 || point.K % 2 != 0 || point.K > isa::kMaxLoopCount) {
+      throw InputError(std::string(workload_.name) + ": K = " + std::to_string(point.K) + " must be an even filter length >= 2");
+    }
+    if (point.N < 1) throw InputError(std::string(workload_.name) + ": N = " + std::to_string(point.N) + " must be positive");
+    Prediction prediction;
+    prediction.elements = checked_elements(workload_, point);
+    if (workload_.lattice && prediction.elements % 2 != 0) {
+      throw InputError(std::string(workload_.name) + ": the lattice works on element pairs, so the size " +
+                       std::to_string(prediction.elements) + " must be even");
+    }
+    prediction.total_threads = workload_.lattice ? prediction.elements / 2 : prediction.elements;
+    prediction.launches = (workload_.two_dimensional ? 2 : 1) * (workload_.lattice ? point.K / 2 + 1 : 1);
+    prediction.launch = grid::suggest_launch(gpu_, prediction.total_threads);
+    ProgramOnGpu& program = program_for(point.K);
+    prediction.calibration = program.calibration;
+    prediction.per_launch = grid::time_grid(gpu_, prediction.launch, program.calibration.tp_us, std::ref(program.core_times));
+    prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
+    return prediction;
+  }
+
+ private:
+  ProgramOnGpu& program_for(std::int64_t K) {
+    for (ProgramOnGpu& program : programs_) {
+      if (program.K == K) return program;
+    }
+    return programs_.emplace_back(model_, K, gpu_, overrides_, cache_);
+  }
+
+  const NamedWorkloadModel& model_;
+  const NamedWorkload& workload_;
+  const gpus::Profile& gpu_;
+  const ModelOverrides& overrides_;
+  CoreTimeCache& cache_;
+  std::deque<ProgramOnGpu> programs_;  // a deque: entries never move (core_times refers into them)
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedModel> NamedWorkloadModel::prepare(const gpus::Profile& gpu, const ModelOverrides& overrides,
+                                                           CoreTimeCache& cache) const {
+  return std::make_unique<PreparedNamedWorkload>(*this, gpu, overrides, cache);
+}
+
 Prediction NamedWorkloadModel::predict(const gpus::Profile& gpu, const Point& values, const ModelOverrides& overrides,
                                        CoreTimeCache& cache) const {
-  const DwtPoint point{point_value(values, "K"), point_value(values, "N")};
-  const std::string what(workload_.name);
-  if (point.K < 2 || point.K % 2 != 0 || point.K > isa::kMaxLoopCount) {
-    throw InputError(what + ": K = " + std::to_string(point.K) + " must be an even filter length >= 2");
-  }
-  if (point.N < 1) throw InputError(what + ": N = " + std::to_string(point.N) + " must be positive");
-  Prediction prediction;
-  prediction.elements = checked_elements(workload_, point);
-  if (workload_.lattice && prediction.elements % 2 != 0) {
-    throw InputError(what + ": the lattice works on element pairs, so the size " +
-                     std::to_string(prediction.elements) + " must be even");
-  }
-  prediction.total_threads = workload_.lattice ? prediction.elements / 2 : prediction.elements;
-  prediction.launches = (workload_.two_dimensional ? 2 : 1) * (workload_.lattice ? point.K / 2 + 1 : 1);
-  prediction.launch = grid::suggest_launch(gpu, prediction.total_threads);
-  const isa::Program& bound = program_for(point.K);
-  prediction.calibration =
-      gpus::resolve_calibration(gpu, overrides.section_or(kernel_), overrides.calibration_choice(), bound.default_tm());
-  // A copy only when the calibration changes durations; T_c usually comes from the cache.
-  std::optional<isa::Program> changed;
-  if (changes_durations(prediction.calibration.memory_durations)) changed = apply_durations(bound, prediction.calibration);
-  const isa::Program& program = changed ? *changed : bound;
-  const std::int64_t identity[] = {reinterpret_cast<std::intptr_t>(&bound)};
-  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, identity, cache);
-  prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
-  return prediction;
+  return PreparedNamedWorkload(*this, gpu, overrides, cache).predict(values);
 }
 
 }  // namespace warpsim::sim::workload

@@ -20,13 +20,16 @@ class NamedWorkloadModel final : public WorkloadModel {
   std::vector<std::string> duration_names() const override;
   Prediction predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
                      CoreTimeCache& cache) const override;
+  std::unique_ptr<PreparedModel> prepare(const gpus::Profile& gpu, const ModelOverrides& overrides,
+                                         CoreTimeCache& cache) const override;
 
- private:
+  const NamedWorkload& workload() const { return workload_; }
   // The bound program for K, made once per K (a sweep asks for the same few again and again).
   // Values of K that give the same program (the lattice's does not depend on K) share one, so
   // its address identifies it in the T_c cache. Lives as long as the model.
   const isa::Program& program_for(std::int64_t K) const;
 
+ private:
   const NamedWorkload& workload_;
   std::string name_;
   std::string kernel_;

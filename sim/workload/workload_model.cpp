@@ -18,4 +18,26 @@ std::string describe_point(const Point& point) {
   return text;
 }
 
+namespace {
+
+class PointByPoint final : public PreparedModel {
+ public:
+  PointByPoint(const WorkloadModel& model, const gpus::Profile& gpu, const ModelOverrides& overrides, CoreTimeCache& cache)
+      : model_(model), gpu_(gpu), overrides_(overrides), cache_(cache) {}
+  Prediction predict(const Point& point) override { return model_.predict(gpu_, point, overrides_, cache_); }
+
+ private:
+  const WorkloadModel& model_;
+  const gpus::Profile& gpu_;
+  const ModelOverrides& overrides_;
+  CoreTimeCache& cache_;
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedModel> WorkloadModel::prepare(const gpus::Profile& gpu, const ModelOverrides& overrides,
+                                                      CoreTimeCache& cache) const {
+  return std::make_unique<PointByPoint>(*this, gpu, overrides, cache);
+}
+
 }  // namespace warpsim::sim::workload

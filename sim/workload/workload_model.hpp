@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +25,16 @@ std::int64_t point_value(const Point& point, std::string_view name);
 // "K=8 N=64", for messages and labels.
 std::string describe_point(const Point& point);
 
+// A workload prepared for one GPU and one set of overrides, so that what its points share (the
+// calibration, bound programs, core simulations and their T_c) is worked out once, not per
+// point. Not thread-safe: one per thread. The GPU, overrides and cache must outlive it.
+class PreparedModel {
+ public:
+  virtual ~PreparedModel() = default;
+  // The same as WorkloadModel::predict with the GPU, overrides and cache it was prepared with.
+  virtual Prediction predict(const Point& point) = 0;
+};
+
 class WorkloadModel {
  public:
   virtual ~WorkloadModel() = default;
@@ -38,6 +49,9 @@ class WorkloadModel {
   // Throws InputError for points the workload cannot take or launches the GPU cannot run.
   virtual Prediction predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
                              CoreTimeCache& cache) const = 0;
+  // For many points on one GPU (a sweep's block). The default calls predict() per point.
+  virtual std::unique_ptr<PreparedModel> prepare(const gpus::Profile& gpu, const ModelOverrides& overrides,
+                                                 CoreTimeCache& cache) const;
 };
 
 }  // namespace warpsim::sim::workload
