@@ -124,13 +124,19 @@ std::int64_t SuiteWorkload::point_count() const {
 }
 
 workload::Point SuiteWorkload::point(std::int64_t index) const {
-  workload::Point point(axes.size());
+  workload::Point point;
+  this->point(index, point);
+  return point;
+}
+
+void SuiteWorkload::point(std::int64_t index, workload::Point& into) const {
+  into.resize(axes.size());
   for (std::size_t i = axes.size(); i-- > 0;) {
     const auto size = static_cast<std::int64_t>(axes[i].values.size());
-    point[i] = {axes[i].name, axes[i].values[static_cast<std::size_t>(index % size)]};
+    into[i].first = axes[i].name;
+    into[i].second = axes[i].values[static_cast<std::size_t>(index % size)];
     index /= size;
   }
-  return point;
 }
 
 std::vector<std::string> Suite::axis_names() const {

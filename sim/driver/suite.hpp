@@ -30,6 +30,8 @@ struct SuiteWorkload {
   std::int64_t point_count() const;    // product of the axes' sizes
   // The i-th point (0 <= i < point_count()), axes in order.
   workload::Point point(std::int64_t index) const;
+  // The same, written into `into`, reusing its storage (a sweep fills rows it recycles).
+  void point(std::int64_t index, workload::Point& into) const;
 };
 
 struct Suite {

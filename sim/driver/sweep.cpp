@@ -4,6 +4,9 @@
 #include <atomic>
 #include <exception>
 #include <memory>
+#include <map>
+#include <tbb/concurrent_queue.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 #include <vector>
@@ -26,16 +29,16 @@ class PointIndex {
   }
   std::int64_t total() const { return total_; }
 
-  // The point's row (prediction still empty) and the workload it belongs to.
-  std::pair<SweepRow, const SuiteWorkload*> row(std::int64_t index) const {
+  // Fills the point's GPU, model and axis values into `row` (reusing its storage) and returns the
+  // suite workload it belongs to.
+  const SuiteWorkload& fill(std::int64_t index, SweepRow& row) const {
     const auto after = std::upper_bound(blocks_.begin(), blocks_.end(), index,
                                         [](std::int64_t i, const Block& b) { return i < b.start; });
     const Block& block = *(after - 1);
-    SweepRow row;
     row.gpu = block.gpu;
     row.workload = block.workload->model.get();
-    row.point = block.workload->point(index - block.start);
-    return {std::move(row), block.workload};
+    block.workload->point(index - block.start, row.point);
+    return *block.workload;
   }
 
  private:
@@ -48,16 +51,29 @@ class PointIndex {
   std::int64_t total_ = 0;
 };
 
+// Chunks are recycled once delivered, so their rows' storage (points, predictions) is reused.
 struct Chunk {
   std::int64_t begin = 0;
   std::int64_t end = 0;
-  std::vector<SweepRow> rows;
+  std::vector<SweepRow> rows;  // the first `used` are this chunk's
+  std::size_t used = 0;
   std::exception_ptr failure;  // from the first point of the chunk that failed
 };
 // No exception may leave a filter: oneTBB leaks the items in flight when a pipeline is
 // cancelled. A failure is carried to the last stage, which stops the input and drops the
 // chunks still in flight; run_sweep rethrows it once the pipeline has drained.
 using ChunkPtr = std::shared_ptr<Chunk>;
+
+// Each thread's models prepared for a GPU x workload, kept for the whole sweep.
+using PreparedModels =
+    std::map<std::pair<const gpus::Profile*, const SuiteWorkload*>, std::unique_ptr<workload::PreparedModel>>;
+
+workload::PreparedModel& prepared(PreparedModels& models, const gpus::Profile& gpu, const SuiteWorkload& workload,
+                                  workload::CoreTimeCache& cache) {
+  std::unique_ptr<workload::PreparedModel>& model = models[{&gpu, &workload}];
+  if (!model) model = workload.model->prepare(gpu, workload.overrides, cache);
+  return *model;
+}
 
 // Keeps the first warning point of each workload (rows arrive in suite order).
 void note_warnings(SweepStats& stats, const SweepRow& row) {
@@ -82,6 +98,8 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
   // points (PTX lowered per point) needs several chunks per thread to balance the load.
   const std::int64_t chunk_size =
       std::clamp<std::int64_t>(index.total() / (8 * arena.max_concurrency()), 1, std::max<std::int64_t>(1, options.chunk));
+  tbb::concurrent_queue<ChunkPtr> spare_chunks;
+  tbb::enumerable_thread_specific<PreparedModels> prepared_by_thread;
   arena.execute([&] {
     tbb::parallel_pipeline(
         static_cast<std::size_t>(4 * arena.max_concurrency()),
@@ -93,33 +111,32 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                                            control.stop();
                                            return nullptr;
                                          }
-                                         auto chunk = std::make_shared<Chunk>(Chunk{next, std::min(index.total(), next + chunk_size), {}, {}});
-                                         next = chunk->end;
+                                         ChunkPtr chunk;
+                                         if (!spare_chunks.try_pop(chunk)) chunk = std::make_shared<Chunk>();
+                                         chunk->begin = next;
+                                         chunk->end = next = std::min(index.total(), next + chunk_size);
+                                         chunk->used = 0;
+                                         chunk->failure = nullptr;
                                          return chunk;
                                        }) &
             tbb::make_filter<ChunkPtr, ChunkPtr>(tbb::filter_mode::parallel,
                                              [&](ChunkPtr chunk) {
-                                               chunk->rows.reserve(static_cast<std::size_t>(chunk->end - chunk->begin));
-                                               // The points of one GPU x workload share what prepare() works out.
-                                               std::unique_ptr<workload::PreparedModel> prepared;
-                                               std::pair<const gpus::Profile*, const SuiteWorkload*> prepared_for{};
+                                               chunk->rows.resize(std::max(chunk->rows.size(), static_cast<std::size_t>(chunk->end - chunk->begin)));
+                                               PreparedModels& models = prepared_by_thread.local();
                                                for (std::int64_t i = chunk->begin; i < chunk->end; ++i) {
                                                  if (failed.load()) break;
                                                  if (options.stop && options.stop->load()) break;  // Ctrl-C: within a point
+                                                 SweepRow& row = chunk->rows[chunk->used];
                                                  try {
-                                                   auto [row, workload] = index.row(i);
+                                                   const SuiteWorkload& workload = index.fill(i, row);
                                                    try {
-                                                     if (prepared_for != std::pair(row.gpu, workload)) {
-                                                       prepared = row.workload->prepare(*row.gpu, workload->overrides, cache);
-                                                       prepared_for = {row.gpu, workload};
-                                                     }
-                                                     row.prediction = prepared->predict(row.point);
+                                                     row.prediction = prepared(models, *row.gpu, workload, cache).predict(row.point);
                                                    } catch (const InputError& e) {
                                                      throw InputError(SourceLocation{suite.source},
                                                                       row.gpu->id + " " + row.workload->name() + " " +
                                                                           workload::describe_point(row.point) + ": " + e.what());
                                                    }
-                                                   chunk->rows.push_back(std::move(row));
+                                                   ++chunk->used;
                                                  } catch (...) {
                                                    chunk->failure = std::current_exception();
                                                    break;
@@ -130,9 +147,9 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
             tbb::make_filter<ChunkPtr, void>(tbb::filter_mode::serial_in_order, [&](const ChunkPtr& chunk) {
               if (failure) return;  // a chunk before this one failed
               try {
-                for (const SweepRow& row : chunk->rows) {
-                  note_warnings(stats, row);
-                  emit(row);
+                for (std::size_t k = 0; k < chunk->used; ++k) {
+                  note_warnings(stats, chunk->rows[k]);
+                  emit(chunk->rows[k]);
                   ++stats.points;
                 }
                 if (chunk->failure) std::rethrow_exception(chunk->failure);
@@ -141,8 +158,10 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                 failure = std::current_exception();
                 failed = true;
               }
+              spare_chunks.push(chunk);
             }));
   });
+  prepared_by_thread.clear();  // their T_c memos report their hits to the cache
   if (failure) std::rethrow_exception(failure);
   stats.cache_hits = cache.hits();
   stats.cache_misses = cache.misses();
