@@ -23,7 +23,8 @@ struct CoreTimeCache::Impl {
   std::atomic<std::int64_t> misses{0};
 };
 
-CoreTimeCache::CoreTimeCache() : impl_(std::make_unique<Impl>()) {}
+// Sized for a typical sweep's few hundred distinct T_c, so filling it does not rehash.
+CoreTimeCache::CoreTimeCache() : impl_(std::make_unique<Impl>()) { impl_->map.rehash(1024); }
 CoreTimeCache::~CoreTimeCache() = default;
 
 std::optional<isa::Millicycles> CoreTimeCache::find(const CoreTimeKey& key) {
