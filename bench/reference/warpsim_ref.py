@@ -7,12 +7,15 @@ warp is simulated one by one, as Algorithm 2 reads. Times are integer thousandth
 in warpsim, so results compare exactly.
 
   warpsim_ref.py core PROGRAM.kp --warps N [--tm C] [--param NAME=VALUE]...
-  warpsim_ref.py sweep SUITE.toml          (CSV: gpu,workload,K,N,blocks,threads,time_us)
+  warpsim_ref.py sweep SUITE.toml [--time] (CSV: gpu,workload,K,N,blocks,threads,time_us; --time:
+                                            the predictions' own time, in process, on stderr)
 """
 import argparse
+import functools
 import math
 import pathlib
 import sys
+import time
 import tomllib
 from decimal import Decimal
 
@@ -28,6 +31,7 @@ def millicycles(text):
 
 # ---- kernel programs (.kp) -------------------------------------------------------------
 
+@functools.cache  # read each file once: the comparison is about predicting, not parsing
 def read_kp(path):
     """Returns (name, default_tm, body); body is a list of ('calc'|'load'|'store', mc) and
     ('repeat', count_or_name, body) items."""
@@ -177,6 +181,7 @@ def main():
     core.add_argument('--param', action='append', default=[])
     sweep = sub.add_parser('sweep')
     sweep.add_argument('suite')
+    sweep.add_argument('--time', action='store_true')
     args = parser.parse_args()
 
     if args.command == 'core':
@@ -189,13 +194,20 @@ def main():
         with open(args.suite, 'rb') as f:
             suite = tomllib.load(f)
         print('gpu,workload,K,N,blocks,threads,time_us')
+        spent, predictions = 0.0, 0
         for gpu_id in suite['gpus']:
             gpu = load_gpu(gpu_id)
             for workload in suite['workloads']:
                 for K in axis(suite['axes']['K']):
                     for N in axis(suite['axes']['N']):
+                        start = time.perf_counter()
                         blocks, threads, time_us = predict(gpu, workload, K, N)
+                        spent += time.perf_counter() - start
+                        predictions += 1
                         print(f'{gpu_id},{workload},{K},{N},{blocks},{threads},{time_us!r}')
+        if args.time:
+            print(f'{predictions} predictions in {spent * 1e3:.1f} ms: {spent / predictions * 1e6:.1f} us per prediction',
+                  file=sys.stderr)
 
 
 if __name__ == '__main__':

@@ -123,6 +123,9 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                                              [&](ChunkPtr chunk) {
                                                chunk->rows.resize(std::max(chunk->rows.size(), static_cast<std::size_t>(chunk->end - chunk->begin)));
                                                PreparedModels& models = prepared_by_thread.local();
+                                               // Consecutive points mostly share their GPU x workload.
+                                               std::pair<const gpus::Profile*, const SuiteWorkload*> last_block{};
+                                               workload::PreparedModel* last_model = nullptr;
                                                for (std::int64_t i = chunk->begin; i < chunk->end; ++i) {
                                                  if (failed.load()) break;
                                                  if (options.stop && options.stop->load()) break;  // Ctrl-C: within a point
@@ -130,7 +133,11 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                                                  try {
                                                    const SuiteWorkload& workload = index.fill(i, row);
                                                    try {
-                                                     row.prediction = prepared(models, *row.gpu, workload, cache).predict(row.point);
+                                                     if (last_block != std::pair(row.gpu, &workload)) {
+                                                       last_model = &prepared(models, *row.gpu, workload, cache);
+                                                       last_block = {row.gpu, &workload};
+                                                     }
+                                                     last_model->predict(row.point, row.prediction);
                                                    } catch (const InputError& e) {
                                                      throw InputError(SourceLocation{suite.source},
                                                                       row.gpu->id + " " + row.workload->name() + " " +

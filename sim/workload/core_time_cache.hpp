@@ -1,6 +1,6 @@
 // T_c memoised across the points of a sweep or the trials of a calibration: the same program,
 // warp count and t_m recur constantly (a sweep over N asks for a handful of warp counts). Safe to
-// share between threads: a TBB concurrent hash map; two threads may both compute a missing
+// share between threads: a oneTBB concurrent unordered map; two threads may both compute a missing
 // entry, which is harmless (the result is the same).
 #pragma once
 

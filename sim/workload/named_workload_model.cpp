@@ -71,13 +71,12 @@ class PreparedNamedWorkload final : public PreparedModel {
                         CoreTimeCache& cache)
       : model_(model), workload_(model.workload()), gpu_(gpu), overrides_(overrides), cache_(cache) {}
 
-  Prediction predict(const Point& values) override {
+  void predict(const Point& values, Prediction& prediction) override {
     const DwtPoint point{point_value(values, "K"), point_value(values, "N")};
     if (point.K < 2 || point.K % 2 != 0 || point.K > isa::kMaxLoopCount) {
       throw InputError(std::string(workload_.name) + ": K = " + std::to_string(point.K) + " must be an even filter length >= 2");
     }
     if (point.N < 1) throw InputError(std::string(workload_.name) + ": N = " + std::to_string(point.N) + " must be positive");
-    Prediction prediction;
     prediction.elements = checked_elements(workload_, point);
     if (workload_.lattice && prediction.elements % 2 != 0) {
       throw InputError(std::string(workload_.name) + ": the lattice works on element pairs, so the size " +
@@ -90,7 +89,7 @@ class PreparedNamedWorkload final : public PreparedModel {
     prediction.calibration = program.calibration;
     prediction.per_launch = grid::time_grid(gpu_, prediction.launch, program.calibration.tp_us, std::ref(program.core_times));
     prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
-    return prediction;
+    prediction.warnings.clear();
   }
 
  private:
@@ -118,7 +117,9 @@ std::unique_ptr<PreparedModel> NamedWorkloadModel::prepare(const gpus::Profile& 
 
 Prediction NamedWorkloadModel::predict(const gpus::Profile& gpu, const Point& values, const ModelOverrides& overrides,
                                        CoreTimeCache& cache) const {
-  return PreparedNamedWorkload(*this, gpu, overrides, cache).predict(values);
+  Prediction prediction;
+  PreparedNamedWorkload(*this, gpu, overrides, cache).predict(values, prediction);
+  return prediction;
 }
 
 }  // namespace warpsim::sim::workload

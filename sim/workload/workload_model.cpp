@@ -1,12 +1,15 @@
 #include "sim/workload/workload_model.hpp"
 
+#include <algorithm>
+
 #include "isa/input_error.hpp"
 
 namespace warpsim::sim::workload {
 
 std::int64_t point_value(const Point& point, std::string_view name) {
   for (const auto& [axis, value] : point) {
-    if (axis == name) return value;
+    // Compared inline: axis names are a character or two, and a sweep asks for every point.
+    if (std::equal(axis.begin(), axis.end(), name.begin(), name.end())) return value;
   }
   throw InputError("no value for " + quote_for_message(name) + " at the point " +
                    (point.empty() ? std::string("(no axes)") : describe_point(point)) + ": add an axis " + std::string(name));
@@ -24,7 +27,7 @@ class PointByPoint final : public PreparedModel {
  public:
   PointByPoint(const WorkloadModel& model, const gpus::Profile& gpu, const ModelOverrides& overrides, CoreTimeCache& cache)
       : model_(model), gpu_(gpu), overrides_(overrides), cache_(cache) {}
-  Prediction predict(const Point& point) override { return model_.predict(gpu_, point, overrides_, cache_); }
+  void predict(const Point& point, Prediction& into) override { into = model_.predict(gpu_, point, overrides_, cache_); }
 
  private:
   const WorkloadModel& model_;

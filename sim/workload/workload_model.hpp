@@ -31,8 +31,9 @@ std::string describe_point(const Point& point);
 class PreparedModel {
  public:
   virtual ~PreparedModel() = default;
-  // The same as WorkloadModel::predict with the GPU, overrides and cache it was prepared with.
-  virtual Prediction predict(const Point& point) = 0;
+  // The same as WorkloadModel::predict with the GPU, overrides and cache it was prepared with,
+  // written over every field of `into` (reusing its storage: a sweep recycles its rows).
+  virtual void predict(const Point& point, Prediction& into) = 0;
 };
 
 class WorkloadModel {
