@@ -133,7 +133,7 @@ void SuiteWorkload::point(std::int64_t index, workload::Point& into) const {
   into.resize(axes.size());
   for (std::size_t i = axes.size(); i-- > 0;) {
     const auto size = static_cast<std::int64_t>(axes[i].values.size());
-    into[i].first = axes[i].name;
+    if (!workload::same_axis_name(into[i].first, axes[i].name)) into[i].first = axes[i].name;
     into[i].second = axes[i].values[static_cast<std::size_t>(index % size)];
     index /= size;
   }

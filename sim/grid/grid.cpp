@@ -1,6 +1,7 @@
 #include "sim/grid/grid.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "isa/input_error.hpp"
@@ -9,6 +10,14 @@ namespace warpsim::sim::grid {
 namespace {
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 __extension__ typedef __int128 Wide;  // GCC/Clang 128-bit integer, for exact products
+
+// Millicycles to cycles. A total within 64 bits (always, in practice) converts without the
+// library call that a 128-bit conversion needs; the result is the same double.
+double to_cycles(Wide millicycles) {
+  const bool narrow = millicycles <= INT64_MAX && millicycles >= INT64_MIN;
+  const double value = narrow ? static_cast<double>(static_cast<std::int64_t>(millicycles)) : static_cast<double>(millicycles);
+  return value / static_cast<double>(isa::kMillicyclesPerCycle);
+}
 }  // namespace
 
 GridPlan plan_grid(const gpus::Profile& gpu, const Launch& launch) {
@@ -24,9 +33,11 @@ GridPlan plan_grid(const gpus::Profile& gpu, const Launch& launch) {
       ceil_div(plan.active_blocks_per_sm * plan.warps_per_block, plan.core_packages_per_sm);
   plan.full_runs = plan.blocks_per_sm / plan.active_blocks_per_sm;
   plan.remaining_blocks = plan.blocks_per_sm % plan.active_blocks_per_sm;
-  plan.remaining_warps_per_core_package =
-      ceil_div(plan.remaining_blocks * plan.warps_per_block, plan.core_packages_per_sm);
-  plan.remaining_runs = plan.remaining_blocks > 0 ? 1 : 0;
+  if (plan.remaining_blocks > 0) {
+    plan.remaining_warps_per_core_package =
+        ceil_div(plan.remaining_blocks * plan.warps_per_block, plan.core_packages_per_sm);
+    plan.remaining_runs = 1;
+  }
   return plan;
 }
 
@@ -41,7 +52,7 @@ GridTiming time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_u
   // Exact in 128 bits; full_runs < 2^31 and run times < 2^63.
   const Wide total = static_cast<Wide>(timing.plan.full_runs) * timing.full_run_cycles +
                          static_cast<Wide>(timing.plan.remaining_runs) * timing.remaining_run_cycles;
-  timing.cycles = static_cast<double>(total) / static_cast<double>(isa::kMillicyclesPerCycle);
+  timing.cycles = to_cycles(total);
   timing.tp_us = tp_us;
   timing.time_us = tp_us + timing.cycles / gpu.clock_mhz;
   return timing;
@@ -98,7 +109,7 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
     }
     slowest_sm = std::max(slowest_sm, total);
   }
-  timing.cycles = static_cast<double>(slowest_sm) / static_cast<double>(isa::kMillicyclesPerCycle);
+  timing.cycles = to_cycles(slowest_sm);
   timing.tp_us = tp_us;
   timing.time_us = tp_us + timing.cycles / gpu.clock_mhz;
   return timing;

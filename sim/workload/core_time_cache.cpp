@@ -1,7 +1,8 @@
 #include "sim/workload/core_time_cache.hpp"
 
+#include <algorithm>
 #include <atomic>
-#include <tbb/concurrent_unordered_map.h>
+#include <unordered_map>
 
 namespace warpsim::sim::workload {
 namespace {
@@ -14,13 +15,15 @@ struct KeyHash {
   }
 };
 
+bool before(const std::pair<std::int64_t, isa::Millicycles>& entry, std::int64_t warps) { return entry.first < warps; }
+
 }  // namespace
 
 struct CoreTimeCache::Impl {
-  // Lookups take no lock (a split-ordered list); entries are never erased. Sized for a sweep's
-  // few hundred distinct T_c.
-  using Map = tbb::concurrent_unordered_map<CoreTimeKey, isa::Millicycles, KeyHash>;
-  Map map = Map(1024);
+  // Programs are looked up once per prepared program or per point, so one lock is enough here;
+  // the per-warp-count lookups that follow lock only their program's entry.
+  std::mutex mutex;
+  std::unordered_map<CoreTimeKey, std::unique_ptr<ProgramTimes>, KeyHash> programs;
   std::atomic<std::int64_t> hits{0};
   std::atomic<std::int64_t> misses{0};
 };
@@ -28,16 +31,25 @@ struct CoreTimeCache::Impl {
 CoreTimeCache::CoreTimeCache() : impl_(std::make_unique<Impl>()) {}
 CoreTimeCache::~CoreTimeCache() = default;
 
-std::optional<isa::Millicycles> CoreTimeCache::find(const CoreTimeKey& key) {
-  const auto found = impl_->map.find(key);
-  if (found == impl_->map.end()) return std::nullopt;
-  impl_->hits.fetch_add(1, std::memory_order_relaxed);
-  return found->second;
+CoreTimeCache::ProgramTimes& CoreTimeCache::program(const CoreTimeKey& key) {
+  const std::lock_guard lock(impl_->mutex);
+  std::unique_ptr<ProgramTimes>& entry = impl_->programs[key];
+  if (!entry) entry = std::make_unique<ProgramTimes>(*this);
+  return *entry;
 }
 
-void CoreTimeCache::insert(const CoreTimeKey& key, isa::Millicycles value) {
-  impl_->misses.fetch_add(1, std::memory_order_relaxed);
-  impl_->map.emplace(key, value);
+std::optional<isa::Millicycles> CoreTimeCache::ProgramTimes::find(std::int64_t warps) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = std::lower_bound(times_.begin(), times_.end(), warps, before);
+  if (it == times_.end() || it->first != warps) return std::nullopt;
+  return it->second;
+}
+
+void CoreTimeCache::ProgramTimes::insert(std::int64_t warps, isa::Millicycles cycles) {
+  cache_.impl_->misses.fetch_add(1, std::memory_order_relaxed);
+  const std::lock_guard lock(mutex_);
+  const auto it = std::lower_bound(times_.begin(), times_.end(), warps, before);
+  if (it == times_.end() || it->first != warps) times_.insert(it, {warps, cycles});
 }
 
 void CoreTimeCache::count_hits(std::int64_t n) { impl_->hits.fetch_add(n, std::memory_order_relaxed); }

@@ -25,29 +25,41 @@ isa::Program apply_durations(const isa::Program& program, const gpus::Calibratio
   return with_memory_durations(program, calibration.memory_durations);
 }
 
-ProgramCoreTimes::ProgramCoreTimes(const isa::Program& program, std::span<const std::int64_t> identity,
-                                   const gpus::Calibration& calibration, CoreTimeCache& cache)
-    : key_(identity.begin(), identity.end()), cache_(cache), program_(program), tm_(calibration.tm) {
-  append_durations(key_, calibration);
-  key_.push_back(0);  // the warp count, set per call
-  key_.push_back(calibration.tm);
+namespace {
+
+CoreTimeKey program_key(std::span<const std::int64_t> identity, const gpus::Calibration& calibration) {
+  CoreTimeKey key(identity.begin(), identity.end());
+  append_durations(key, calibration);
+  key.push_back(calibration.tm);
+  return key;
 }
 
-ProgramCoreTimes::~ProgramCoreTimes() { cache_.count_hits(memo_hits_); }
+}  // namespace
+
+ProgramCoreTimes::ProgramCoreTimes(const isa::Program& program, std::span<const std::int64_t> identity,
+                                   const gpus::Calibration& calibration, CoreTimeCache& cache)
+    : cache_(cache), shared_(cache.program(program_key(identity, calibration))), program_(program), tm_(calibration.tm) {
+  memo_.fill(kUnknown);
+}
+
+ProgramCoreTimes::~ProgramCoreTimes() { cache_.count_hits(hits_); }
 
 isa::Millicycles ProgramCoreTimes::operator()(std::int64_t warps) {
-  for (const auto& [known, cycles] : memo_) {
-    if (known == warps) {
-      ++memo_hits_;
-      return cycles;
-    }
+  const bool memoised = warps >= 0 && static_cast<std::size_t>(warps) <= kMemoWarps;
+  if (memoised && memo_[static_cast<std::size_t>(warps)] != kUnknown) {
+    ++hits_;
+    return memo_[static_cast<std::size_t>(warps)];
   }
-  key_[key_.size() - 2] = warps;
-  const isa::Millicycles cycles = cache_.get(key_, [&] {
+  isa::Millicycles cycles = 0;
+  if (const std::optional<isa::Millicycles> shared = shared_.find(warps)) {
+    ++hits_;
+    cycles = *shared;
+  } else {
     if (!simulator_) simulator_.emplace(program_, tm_);
-    return simulator_->run(warps);
-  });
-  memo_.emplace_back(warps, cycles);
+    cycles = simulator_->run(warps);
+    shared_.insert(warps, cycles);
+  }
+  if (memoised) memo_[static_cast<std::size_t>(warps)] = cycles;
   return cycles;
 }
 

@@ -2,6 +2,7 @@
 // and timing a launch with T_c memoised under a CoreTimeKey.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,10 +26,9 @@ void append_durations(CoreTimeKey& key, const gpus::Calibration& calibration);
 // The program with the calibration's durations, or the program itself when they change nothing.
 isa::Program apply_durations(const isa::Program& program, const gpus::Calibration& calibration);
 
-// T_c of one program at any warp count, for one calibration: a memo of its own, then `cache`
-// under `identity` (what identifies the program) + the durations, the warp count and t_m, then
-// the simulation (visits compiled once). Not thread-safe: one per thread; `program` and `cache`
-// must outlive it.
+// T_c of one program at any warp count, for one calibration: a memo of its own, then the cache's
+// entry for `identity` (what identifies the program) + the durations and t_m, then the simulation
+// (visits compiled once). Not thread-safe: one per thread; `program` and `cache` must outlive it.
 class ProgramCoreTimes {
  public:
   ProgramCoreTimes(const isa::Program& program, std::span<const std::int64_t> identity,
@@ -39,13 +39,18 @@ class ProgramCoreTimes {
   isa::Millicycles operator()(std::int64_t warps);
 
  private:
-  CoreTimeKey key_;  // the warp count second to last
+  // Warp counts up to this are memoised by index, without allocating (a GPU's core package holds
+  // a few dozen warps); larger ones go to the cache.
+  static constexpr std::size_t kMemoWarps = 64;
+  static constexpr isa::Millicycles kUnknown = -1;
+
   CoreTimeCache& cache_;
+  CoreTimeCache::ProgramTimes& shared_;
   const isa::Program& program_;
   isa::Millicycles tm_;
   std::optional<core::CoreSimulator> simulator_;  // made on the first lookup the cache misses
-  std::vector<std::pair<std::int64_t, isa::Millicycles>> memo_;  // warps -> T_c, a handful
-  std::int64_t memo_hits_ = 0;
+  std::array<isa::Millicycles, kMemoWarps + 1> memo_;  // T_c by warp count, kUnknown where not asked yet
+  std::int64_t hits_ = 0;
 };
 
 // T_k of one launch where every warp runs `program` (Algorithm 1), each T_c looked up in `cache`

@@ -8,8 +8,7 @@ namespace warpsim::sim::workload {
 
 std::int64_t point_value(const Point& point, std::string_view name) {
   for (const auto& [axis, value] : point) {
-    // Compared inline: axis names are a character or two, and a sweep asks for every point.
-    if (std::equal(axis.begin(), axis.end(), name.begin(), name.end())) return value;
+    if (same_axis_name(axis, name)) return value;
   }
   throw InputError("no value for " + quote_for_message(name) + " at the point " +
                    (point.empty() ? std::string("(no axes)") : describe_point(point)) + ": add an axis " + std::string(name));

@@ -20,6 +20,16 @@ namespace warpsim::sim::workload {
 // Axis values by name, in the suite's axis order.
 using Point = std::vector<std::pair<std::string, std::int64_t>>;
 
+// Whether two axis names are equal, compared inline: they are a character or two, and a sweep
+// compares them at every point (std::equal and == call memcmp).
+inline bool same_axis_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // The value of axis `name`; throws InputError naming the axes the point has.
 std::int64_t point_value(const Point& point, std::string_view name);
 // "K=8 N=64", for messages and labels.
