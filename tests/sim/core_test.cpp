@@ -329,6 +329,36 @@ TEST(VisitEngine, EqualsStepwiseWithPerWarpPrograms) {
   }
 }
 
+// Random visit lists: few distinct lengths (the envelope stays small) or many (it may give up
+// and go warp by warp), loads and transactions present or not, up to 300 warps.
+TEST(VisitEngine, EnvelopeEqualsWarpByWarp) {
+  for (unsigned seed = 1; seed <= 2000; ++seed) {
+    std::mt19937 rng(seed);
+    const int lengths = std::uniform_int_distribution<int>(1, seed % 4 == 0 ? 40 : 4)(rng);
+    std::vector<Millicycles> length_choices;
+    for (int i = 0; i < lengths; ++i) length_choices.push_back(std::uniform_int_distribution<Millicycles>(0, 60'000)(rng));
+    VisitList visits(static_cast<std::size_t>(std::uniform_int_distribution<int>(0, 30)(rng)));
+    for (Visit& visit : visits) {
+      visit.length = length_choices[std::uniform_int_distribution<std::size_t>(0, length_choices.size() - 1)(rng)];
+      if (rng() % 4 != 0) visit.loads_end = std::uniform_int_distribution<Millicycles>(0, 900'000)(rng);
+      if (rng() % 3 != 0) visit.transactions_end = std::uniform_int_distribution<Millicycles>(0, 900'000)(rng);
+    }
+    const auto warps = std::uniform_int_distribution<std::size_t>(0, seed % 10 == 0 ? 300 : 40)(rng);
+    ASSERT_EQ(run_visits(visits, warps), run_visits_warp_by_warp(visits, warps))
+        << "seed " << seed << ", " << warps << " warps, " << visits.size() << " visits";
+  }
+}
+
+// The DWT matrix program on up to 64 warps: the envelope gives the stepwise engine's cycles.
+TEST(VisitEngine, EnvelopeGivesStepwiseCyclesForManyWarps) {
+  const isa::Program matrix =
+      isa::parse_kp("calc 33\nrepeat K\n  load 120\n  load 160\n  calc 17\nend\nstore 100\n", "m.kp").bind({{"K", 14}});
+  for (const std::int64_t warps : {1, 2, 8, 31, 64}) {
+    const std::vector<const isa::Program*> shared(static_cast<std::size_t>(warps), &matrix);
+    EXPECT_EQ(run_visits(compile_visits(matrix, 31'000), static_cast<std::size_t>(warps)), stepwise(shared, 31'000)) << warps;
+  }
+}
+
 TEST(VisitEngine, ServesShortProgramsAndLeavesLongLoopsToFastForward) {
   const isa::Program source = isa::parse_kp("calc 27\nrepeat N\n  load 60\n  calc 10\nend\n", "m.kp");
   const isa::Program short_loop = source.bind({{"N", 14}});
