@@ -24,6 +24,21 @@ void DwtMatrixK14(benchmark::State& state) {
 }
 BENCHMARK(DwtMatrixK14)->Arg(1)->Arg(16)->Arg(32);
 
+// The visit engine's rounds (visit_list.hpp) on the DWT matrix at K = 14, t_m = 1.1: by the
+// envelope of lines (run_visits) against warp by warp.
+void VisitRounds(benchmark::State& state, bool envelope) {
+  const isa::Program program =
+      isa::load_kp_file(kSourceDir + "/workloads/dwt/matrix.kp").bind({{"K", 14}});
+  const sim::core::VisitList visits = sim::core::compile_visits(program, 1'100);
+  const auto warps = static_cast<std::size_t>(state.range(0));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(envelope ? sim::core::run_visits(visits, warps)
+                                      : sim::core::run_visits_warp_by_warp(visits, warps));
+  }
+}
+BENCHMARK_CAPTURE(VisitRounds, warp_by_warp, false)->Arg(2)->Arg(4)->Arg(8)->Arg(32);
+BENCHMARK_CAPTURE(VisitRounds, envelope, true)->Arg(2)->Arg(4)->Arg(8)->Arg(32);
+
 // Listing 4 with N = 2^10 .. 2^24 on 32 warps, t_m = 31: the paper's case study is N = 2^14.
 void MtxMulVec(benchmark::State& state) {
   const isa::Program program =

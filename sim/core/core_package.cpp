@@ -55,8 +55,8 @@ void CorePackage::settle(Warp& warp) {
   }
 }
 
-void CorePackage::record(std::size_t warp, OpKind kind, Millicycles issue_end, Millicycles end) {
-  if (events_) events_->push_back({static_cast<std::uint32_t>(warp), kind, now_, issue_end, end});
+void CorePackage::record(std::size_t warp, OpKind kind, Millicycles issue, Millicycles issue_end, Millicycles end) {
+  events_->push_back({static_cast<std::uint32_t>(warp), kind, issue, issue_end, end});
 }
 
 bool CorePackage::visit(std::size_t index) {
@@ -64,34 +64,37 @@ bool CorePackage::visit(std::size_t index) {
   now_ = std::max(now_, warp.loads_done);  // Algorithm 2, line 13, for every warp visited
   if (warp.pc == warp.size) return false;
   visit_start_ = now_;
-  visit_loads_end_ = visit_transactions_end_ = Visit::kNone;
+  // The clock and the visit's ends live in locals while it runs, written back as it returns: the
+  // compiler cannot keep members in registers across the writes into the warp's state.
+  Millicycles now = now_, loads_end = Visit::kNone, transactions_end = Visit::kNone;
+  const auto finish = [&](bool issued) {
+    now_ = now;
+    visit_loads_end_ = loads_end;
+    visit_transactions_end_ = transactions_end;
+    latest_transaction_end_ = std::max(latest_transaction_end_, transactions_end);
+    return issued;
+  };
   for (;;) {
     const isa::Op& op = warp.ops[warp.pc];
     ++warp.pc;
     settle(warp);
     if (op.kind == OpKind::calc) {
-      record(index, op.kind, now_ + op.duration, now_ + op.duration);
-      now_ += op.duration;
+      if (events_) record(index, op.kind, now, now + op.duration, now + op.duration);
+      now += op.duration;
     } else {
-      const Millicycles end = now_ + std::max(op.duration, tm_);
-      record(index, op.kind, now_ + tm_, end);
-      latest_transaction_end_ = std::max(latest_transaction_end_, end);
-      visit_transactions_end_ = std::max(visit_transactions_end_, end);
-      now_ += tm_;
+      const Millicycles end = now + std::max(op.duration, tm_);
+      if (events_) record(index, op.kind, now, now + tm_, end);
+      transactions_end = std::max(transactions_end, end);
+      now += tm_;
       if (op.kind == OpKind::load) {
         warp.loads_done = std::max(warp.loads_done, end);
-        visit_loads_end_ = std::max(visit_loads_end_, end);
+        loads_end = std::max(loads_end, end);
         // A run of loads issues back to back; anything else after a load waits for it.
-        if (warp.pc < warp.size && warp.ops[warp.pc].kind != OpKind::load) return true;
+        if (warp.pc < warp.size && warp.ops[warp.pc].kind != OpKind::load) return finish(true);
       }
     }
-    if (warp.pc == warp.size) return true;
+    if (warp.pc == warp.size) return finish(true);
   }
-}
-
-Visit CorePackage::last_visit() const {
-  const auto relative = [this](Millicycles t) { return t == Visit::kNone ? Visit::kNone : t - visit_start_; };
-  return {now_ - visit_start_, relative(visit_loads_end_), relative(visit_transactions_end_)};
 }
 
 void CorePackage::take_snapshot(PackageSnapshot& into) const {

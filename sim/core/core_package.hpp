@@ -74,8 +74,12 @@ class CorePackage {
   // Selects `warp`: it waits for its own loads, then issues until it yields after a run of loads
   // or its program ends. Returns whether it issued anything.
   bool visit(std::size_t warp);
-  // The latest visit that issued.
-  Visit last_visit() const;
+  // The latest visit that issued. Inline: returned through memory, its fields stalled the
+  // caller's wider reads.
+  Visit last_visit() const {
+    const auto relative = [this](Millicycles t) { return t == Visit::kNone ? Visit::kNone : t - visit_start_; };
+    return {now_ - visit_start_, relative(visit_loads_end_), relative(visit_transactions_end_)};
+  }
 
   void take_snapshot(PackageSnapshot& into) const;
 
@@ -100,7 +104,7 @@ class CorePackage {
   };
 
   void settle(Warp& warp);  // moves pc over loop markers to the next instruction
-  void record(std::size_t warp, isa::OpKind kind, Millicycles issue_end, Millicycles end);
+  void record(std::size_t warp, isa::OpKind kind, Millicycles issue, Millicycles issue_end, Millicycles end);  // events_ set
 
   std::vector<Warp> warps_;
   // Every warp's open loops in one flat buffer (no allocation per warp): iterations left, and
