@@ -44,18 +44,17 @@ GridPlan plan_grid(const gpus::Profile& gpu, const Launch& launch) {
 GridTiming time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_us,
                      const CoreTime& core_time) {
   GridTiming timing;
-  timing.plan = plan_grid(gpu, launch);
-  timing.full_run_cycles = core_time(timing.plan.warps_per_core_package);
-  if (timing.plan.remaining_runs > 0) {
-    timing.remaining_run_cycles = core_time(timing.plan.remaining_warps_per_core_package);
-  }
+  time_grid(gpu, launch, tp_us, core_time, timing);
+  return timing;
+}
+
+void total_time(const gpus::Profile& gpu, double tp_us, GridTiming& timing) {
   // Exact in 128 bits; full_runs < 2^31 and run times < 2^63.
   const Wide total = static_cast<Wide>(timing.plan.full_runs) * timing.full_run_cycles +
-                         static_cast<Wide>(timing.plan.remaining_runs) * timing.remaining_run_cycles;
+                     static_cast<Wide>(timing.plan.remaining_runs) * timing.remaining_run_cycles;
   timing.cycles = to_cycles(total);
   timing.tp_us = tp_us;
   timing.time_us = tp_us + timing.cycles / gpu.clock_mhz;
-  return timing;
 }
 
 GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, double tp_us,

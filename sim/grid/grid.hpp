@@ -43,6 +43,20 @@ using CoreTime = std::function<isa::Millicycles(std::int64_t warps)>;
 GridTiming time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_us,
                      const CoreTime& core_time);
 
+// T_k from a timing's plan and run times: fills cycles, tp_us and time_us.
+void total_time(const gpus::Profile& gpu, double tp_us, GridTiming& timing);
+
+// time_grid written into `into`, with any callable for T_c: a sweep writes straight into its
+// row, and its T_c memo is inlined.
+template <typename CoreTimeOf>
+void time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_us, CoreTimeOf&& core_time,
+               GridTiming& into) {
+  into.plan = plan_grid(gpu, launch);
+  into.full_run_cycles = core_time(into.plan.warps_per_core_package);
+  into.remaining_run_cycles = into.plan.remaining_runs > 0 ? core_time(into.plan.remaining_warps_per_core_package) : 0;
+  total_time(gpu, tp_us, into);
+}
+
 // T_c of one core package whose warps run the given programs (ids), in round-robin order.
 using MixedCoreTime = std::function<isa::Millicycles(std::span<const std::uint32_t> warp_programs)>;
 

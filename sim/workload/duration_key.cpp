@@ -28,7 +28,9 @@ isa::Program apply_durations(const isa::Program& program, const gpus::Calibratio
 namespace {
 
 CoreTimeKey program_key(std::span<const std::int64_t> identity, const gpus::Calibration& calibration) {
-  CoreTimeKey key(identity.begin(), identity.end());
+  CoreTimeKey key;
+  key.reserve(identity.size() + calibration.memory_durations.size() + 2);
+  key.assign(identity.begin(), identity.end());
   append_durations(key, calibration);
   key.push_back(calibration.tm);
   return key;
@@ -44,12 +46,8 @@ ProgramCoreTimes::ProgramCoreTimes(const isa::Program& program, std::span<const 
 
 ProgramCoreTimes::~ProgramCoreTimes() { cache_.count_hits(hits_); }
 
-isa::Millicycles ProgramCoreTimes::operator()(std::int64_t warps) {
+isa::Millicycles ProgramCoreTimes::look_up(std::int64_t warps) {
   const bool memoised = warps >= 0 && static_cast<std::size_t>(warps) <= kMemoWarps;
-  if (memoised && memo_[static_cast<std::size_t>(warps)] != kUnknown) {
-    ++hits_;
-    return memo_[static_cast<std::size_t>(warps)];
-  }
   isa::Millicycles cycles = 0;
   if (const std::optional<isa::Millicycles> shared = shared_.find(warps)) {
     ++hits_;
@@ -66,7 +64,9 @@ isa::Millicycles ProgramCoreTimes::operator()(std::int64_t warps) {
 grid::GridTiming time_launch(const gpus::Profile& gpu, const grid::Launch& launch, const gpus::Calibration& calibration,
                              const isa::Program& program, std::span<const std::int64_t> identity, CoreTimeCache& cache) {
   ProgramCoreTimes core_times(program, identity, calibration, cache);
-  return grid::time_grid(gpu, launch, calibration.tp_us, std::ref(core_times));  // std::function without allocation
+  grid::GridTiming timing;
+  grid::time_grid(gpu, launch, calibration.tp_us, core_times, timing);
+  return timing;
 }
 
 }  // namespace warpsim::sim::workload

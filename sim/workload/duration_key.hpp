@@ -36,13 +36,21 @@ class ProgramCoreTimes {
   ProgramCoreTimes(const ProgramCoreTimes&) = delete;
   ProgramCoreTimes& operator=(const ProgramCoreTimes&) = delete;
   ~ProgramCoreTimes();
-  isa::Millicycles operator()(std::int64_t warps);
+  isa::Millicycles operator()(std::int64_t warps) {
+    if (warps >= 0 && static_cast<std::size_t>(warps) <= kMemoWarps && memo_[static_cast<std::size_t>(warps)] != kUnknown) {
+      ++hits_;
+      return memo_[static_cast<std::size_t>(warps)];
+    }
+    return look_up(warps);
+  }
 
  private:
   // Warp counts up to this are memoised by index, without allocating (a GPU's core package holds
   // a few dozen warps); larger ones go to the cache.
   static constexpr std::size_t kMemoWarps = 64;
   static constexpr isa::Millicycles kUnknown = -1;
+
+  isa::Millicycles look_up(std::int64_t warps);  // past the memo: the cache, else a simulation
 
   CoreTimeCache& cache_;
   CoreTimeCache::ProgramTimes& shared_;

@@ -44,12 +44,12 @@ const isa::Program& NamedWorkloadModel::program_for(std::int64_t K) const {
 
 namespace {
 
-// What the points of one K share on this GPU: the program, its calibration, and its T_c.
+// What the points of one program (one K, or several) share on this GPU: the program, its
+// calibration, and its T_c.
 struct ProgramOnGpu {
-  ProgramOnGpu(const NamedWorkloadModel& model, std::int64_t K_, const gpus::Profile& gpu,
+  ProgramOnGpu(const NamedWorkloadModel& model, const isa::Program& bound_, const gpus::Profile& gpu,
                const ModelOverrides& overrides, CoreTimeCache& cache)
-      : K(K_),
-        bound(model.program_for(K)),
+      : bound(bound_),
         calibration(gpus::resolve_calibration(gpu, overrides.section_or(model.kernel()), overrides.calibration_choice(),
                                               bound.default_tm())),
         changed(changes_durations(calibration.memory_durations) ? std::optional(apply_durations(bound, calibration))
@@ -57,7 +57,6 @@ struct ProgramOnGpu {
         identity{reinterpret_cast<std::intptr_t>(&bound)},
         core_times(changed ? *changed : bound, identity, calibration, cache) {}
 
-  std::int64_t K;
   const isa::Program& bound;
   gpus::Calibration calibration;
   std::optional<isa::Program> changed;  // a copy only when the calibration changes durations
@@ -87,17 +86,25 @@ class PreparedNamedWorkload final : public PreparedModel {
     prediction.launch = grid::suggest_launch(gpu_, prediction.total_threads);
     ProgramOnGpu& program = program_for(point.K);
     prediction.calibration = program.calibration;
-    prediction.per_launch = grid::time_grid(gpu_, prediction.launch, program.calibration.tp_us, std::ref(program.core_times));
+    grid::time_grid(gpu_, prediction.launch, program.calibration.tp_us, program.core_times, prediction.per_launch);
     prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
     prediction.warnings.clear();
   }
 
  private:
+  // K values with the same program (the lattice's does not depend on K) share one entry.
   ProgramOnGpu& program_for(std::int64_t K) {
-    for (ProgramOnGpu& program : programs_) {
-      if (program.K == K) return program;
+    for (const auto& [known, program] : by_K_) {
+      if (known == K) return *program;
     }
-    return programs_.emplace_back(model_, K, gpu_, overrides_, cache_);
+    const isa::Program& bound = model_.program_for(K);
+    ProgramOnGpu* found = nullptr;
+    for (ProgramOnGpu& program : programs_) {
+      if (&program.bound == &bound) found = &program;
+    }
+    if (!found) found = &programs_.emplace_back(model_, bound, gpu_, overrides_, cache_);
+    by_K_.emplace_back(K, found);
+    return *found;
   }
 
   const NamedWorkloadModel& model_;
@@ -106,6 +113,7 @@ class PreparedNamedWorkload final : public PreparedModel {
   const ModelOverrides& overrides_;
   CoreTimeCache& cache_;
   std::deque<ProgramOnGpu> programs_;  // a deque: entries never move (core_times refers into them)
+  std::vector<std::pair<std::int64_t, ProgramOnGpu*>> by_K_;
 };
 
 }  // namespace
