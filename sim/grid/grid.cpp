@@ -8,7 +8,6 @@
 
 namespace warpsim::sim::grid {
 namespace {
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 __extension__ typedef __int128 Wide;  // GCC/Clang 128-bit integer, for exact products
 
 // Millicycles to cycles. A total within 64 bits (always, in practice) converts without the
@@ -21,24 +20,35 @@ double to_cycles(Wide millicycles) {
 }  // namespace
 
 GridPlan plan_grid(const gpus::Profile& gpu, const Launch& launch) {
-  validate_launch(gpu, launch);
   GridPlan plan;
+  plan_grid(gpu, launch, plan);
+  return plan;
+}
+
+void plan_grid(const gpus::Profile& gpu, const Launch& launch, GridPlan& plan) {
+  validate_launch(gpu, launch);
   plan.blocks_per_sm = ceil_div(launch.blocks, gpu.sm_count);
   plan.warps_per_block = ceil_div(launch.threads_per_block, 32);
   plan.core_packages_per_sm = gpu.core_packages_per_sm();
-  plan.active_blocks_per_sm = std::min({plan.blocks_per_sm, gpu.max_warps_per_sm / plan.warps_per_block,
-                                        gpu.max_blocks_per_sm});
+  // min(N_sb, floor(L_w/sm / N_wb), L_b/sm); when N_sb * N_wb <= L_w/sm the first term is at most
+  // the second, and no division is needed.
+  std::int64_t warps = 0;
+  const bool all_fit = !__builtin_mul_overflow(plan.blocks_per_sm, plan.warps_per_block, &warps) && warps <= gpu.max_warps_per_sm;
+  const std::int64_t fit_by_warps = all_fit ? plan.blocks_per_sm : gpu.max_warps_per_sm / plan.warps_per_block;
+  plan.active_blocks_per_sm = std::min(fit_by_warps, gpu.max_blocks_per_sm);
   if (plan.active_blocks_per_sm < 1) throw InputError("no block of this launch fits on an SM");
   plan.warps_per_core_package =
       ceil_div(plan.active_blocks_per_sm * plan.warps_per_block, plan.core_packages_per_sm);
-  plan.full_runs = plan.blocks_per_sm / plan.active_blocks_per_sm;
-  plan.remaining_blocks = plan.blocks_per_sm % plan.active_blocks_per_sm;
-  if (plan.remaining_blocks > 0) {
-    plan.remaining_warps_per_core_package =
-        ceil_div(plan.remaining_blocks * plan.warps_per_block, plan.core_packages_per_sm);
-    plan.remaining_runs = 1;
+  if (plan.active_blocks_per_sm == plan.blocks_per_sm) {  // one run (the quotient and remainder without dividing)
+    plan.full_runs = 1;
+    plan.remaining_blocks = 0;
+  } else {
+    plan.full_runs = plan.blocks_per_sm / plan.active_blocks_per_sm;
+    plan.remaining_blocks = plan.blocks_per_sm % plan.active_blocks_per_sm;
   }
-  return plan;
+  plan.remaining_warps_per_core_package =
+      plan.remaining_blocks > 0 ? ceil_div(plan.remaining_blocks * plan.warps_per_block, plan.core_packages_per_sm) : 0;
+  plan.remaining_runs = plan.remaining_blocks > 0 ? 1 : 0;
 }
 
 GridTiming time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_us,

@@ -27,6 +27,9 @@ struct GridPlan {
 
 // Validates the launch (InputError) and computes the plan.
 GridPlan plan_grid(const gpus::Profile& gpu, const Launch& launch);
+// The same, written into `into`: a struct returned through memory and then copied stalls the
+// copy's wide reads on its narrow writes, which a sweep would pay at every point.
+void plan_grid(const gpus::Profile& gpu, const Launch& launch, GridPlan& into);
 
 struct GridTiming {
   GridPlan plan;
@@ -51,7 +54,7 @@ void total_time(const gpus::Profile& gpu, double tp_us, GridTiming& timing);
 template <typename CoreTimeOf>
 void time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_us, CoreTimeOf&& core_time,
                GridTiming& into) {
-  into.plan = plan_grid(gpu, launch);
+  plan_grid(gpu, launch, into.plan);
   into.full_run_cycles = core_time(into.plan.warps_per_core_package);
   into.remaining_run_cycles = into.plan.remaining_runs > 0 ? core_time(into.plan.remaining_warps_per_core_package) : 0;
   total_time(gpu, tp_us, into);

@@ -3,10 +3,6 @@
 #include "isa/input_error.hpp"
 
 namespace warpsim::sim::grid {
-namespace {
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
-}  // namespace
-
 void validate_launch(const gpus::Profile& gpu, const Launch& launch) {
   if (launch.blocks < 1) throw InputError("launch needs at least one block");
   if (launch.blocks > kMaxBlocks) {
@@ -18,8 +14,10 @@ void validate_launch(const gpus::Profile& gpu, const Launch& launch) {
     throw InputError("block of " + std::to_string(launch.threads_per_block) + " threads exceeds " +
                      gpu.id + "'s limit of " + std::to_string(gpu.max_threads_per_block));
   }
-  const std::int64_t warps_per_block = ceil_div(launch.threads_per_block, gpu.warp_size);
-  if (warps_per_block > gpu.max_warps_per_sm) {
+  // ceil(N_t / warp size) > L_w/sm  <=>  N_t > L_w/sm * warp size: no division on the way through.
+  std::int64_t most_threads = 0;
+  if (!__builtin_mul_overflow(gpu.max_warps_per_sm, gpu.warp_size, &most_threads) && launch.threads_per_block > most_threads) {
+    const std::int64_t warps_per_block = ceil_div(launch.threads_per_block, gpu.warp_size);
     throw InputError("a block of " + std::to_string(warps_per_block) + " warps cannot fit on an SM of " +
                      gpu.id + " (at most " + std::to_string(gpu.max_warps_per_sm) + " warps)");
   }

@@ -2,6 +2,7 @@
 // launch heuristic N_bt* (Algorithm 3 with the rounding of MODEL.md section 4).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 
@@ -10,6 +11,17 @@
 namespace warpsim::sim::grid {
 
 inline constexpr std::int64_t kMaxBlocks = (std::int64_t{1} << 31) - 1;
+
+// ceil(a / b) for a >= 0 and b >= 1. The divisors of Algorithms 1 and 3 are mostly powers of two
+// (the warp size, core packages per SM, threads per block): those take a shift, several times
+// faster than a division, which a sweep pays at every point.
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  if ((b & (b - 1)) == 0) {
+    const int shift = std::countr_zero(static_cast<std::uint64_t>(b));
+    return (a >> shift) + ((a & (b - 1)) != 0 ? 1 : 0);
+  }
+  return a / b + (a % b != 0 ? 1 : 0);
+}
 
 struct Launch {
   std::int64_t blocks = 0;             // N_b

@@ -23,7 +23,7 @@ struct CoreTimeCache::Impl {
   // Programs are looked up once per prepared program or per point, so one lock is enough here;
   // the per-warp-count lookups that follow lock only their program's entry.
   std::mutex mutex;
-  std::unordered_map<CoreTimeKey, std::unique_ptr<ProgramTimes>, KeyHash> programs;
+  std::unordered_map<CoreTimeKey, ProgramTimes, KeyHash> programs;  // entries never move
   std::atomic<std::int64_t> hits{0};
   std::atomic<std::int64_t> misses{0};
 };
@@ -31,11 +31,9 @@ struct CoreTimeCache::Impl {
 CoreTimeCache::CoreTimeCache() : impl_(std::make_unique<Impl>()) {}
 CoreTimeCache::~CoreTimeCache() = default;
 
-CoreTimeCache::ProgramTimes& CoreTimeCache::program(const CoreTimeKey& key) {
+CoreTimeCache::ProgramTimes& CoreTimeCache::program(CoreTimeKey key) {
   const std::lock_guard lock(impl_->mutex);
-  std::unique_ptr<ProgramTimes>& entry = impl_->programs[key];
-  if (!entry) entry = std::make_unique<ProgramTimes>(*this);
-  return *entry;
+  return impl_->programs.try_emplace(std::move(key), *this).first->second;
 }
 
 std::optional<isa::Millicycles> CoreTimeCache::ProgramTimes::find(std::int64_t warps) const {

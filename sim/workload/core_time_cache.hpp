@@ -42,7 +42,7 @@ class CoreTimeCache {
   CoreTimeCache& operator=(const CoreTimeCache&) = delete;
 
   // The entry for `key`, made empty on first use.
-  ProgramTimes& program(const CoreTimeKey& key);
+  ProgramTimes& program(CoreTimeKey key);
 
   // Lookups answered by the cache or a caller's own memo in front of it (ProgramCoreTimes).
   void count_hits(std::int64_t n);

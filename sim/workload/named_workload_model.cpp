@@ -68,7 +68,9 @@ class PreparedNamedWorkload final : public PreparedModel {
  public:
   PreparedNamedWorkload(const NamedWorkloadModel& model, const gpus::Profile& gpu, const ModelOverrides& overrides,
                         CoreTimeCache& cache)
-      : model_(model), workload_(model.workload()), gpu_(gpu), overrides_(overrides), cache_(cache) {}
+      : model_(model), workload_(model.workload()), gpu_(gpu), overrides_(overrides), cache_(cache) {
+    by_K_.reserve(4);  // a sweep's usual few filter lengths
+  }
 
   void predict(const Point& values, Prediction& prediction) override {
     const DwtPoint point{point_value(values, "K"), point_value(values, "N")};

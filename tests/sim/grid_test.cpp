@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "isa/input_error.hpp"
 #include "tests/support/test_gpu.hpp"
 
@@ -99,6 +102,51 @@ TEST(GridAlgorithm1, LargestGridStaysExact) {
   // N_sb = 2^30, N_ab = 4: 2^28 full runs of 10^9 cycles.
   EXPECT_EQ(timing.plan.full_runs, std::int64_t{1} << 28);
   EXPECT_DOUBLE_EQ(timing.cycles, 268435456.0 * 1e9);
+}
+
+TEST(GridAlgorithm1, CeilDivShiftsForPowersOfTwoAndDividesOtherwise) {
+  for (const std::int64_t b : {1, 2, 3, 4, 6, 32, 46, 1024, 1 << 30}) {
+    for (const std::int64_t a : {std::int64_t{0}, std::int64_t{1}, b - 1, b, b + 1, 7 * b + 3, kMaxBlocks}) {
+      EXPECT_EQ(ceil_div(a, b), a / b + (a % b != 0 ? 1 : 0)) << a << " / " << b;
+    }
+  }
+}
+
+// Algorithm 1's plan written the plain way (every min and quotient by division), against
+// plan_grid's shortcuts, on random GPUs and launches.
+TEST(GridAlgorithm1, PlanEqualsThePlainFormulasOnRandomGpusAndLaunches) {
+  std::mt19937 rng(7);
+  const auto pick = [&](std::int64_t low, std::int64_t high) { return std::uniform_int_distribution<std::int64_t>(low, high)(rng); };
+  int planned = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    gpus::Profile gpu = small_gpu();
+    gpu.sm_count = pick(1, 200);
+    gpu.cores_per_sm = 32 * pick(1, 8);
+    gpu.max_warps_per_sm = pick(1, 64);
+    gpu.max_blocks_per_sm = pick(1, 32);
+    gpu.max_threads_per_block = 32 * pick(1, 64);
+    const Launch launch{trial % 7 == 0 ? pick(1, kMaxBlocks) : pick(1, 5000), pick(1, gpu.max_threads_per_block)};
+    const std::int64_t warps_per_block = (launch.threads_per_block + 31) / 32;
+    if (warps_per_block > gpu.max_warps_per_sm) {
+      EXPECT_THROW(plan_grid(gpu, launch), InputError);
+      continue;
+    }
+    const GridPlan plan = plan_grid(gpu, launch);
+    const std::int64_t blocks_per_sm = (launch.blocks + gpu.sm_count - 1) / gpu.sm_count;
+    const std::int64_t packages = gpu.cores_per_sm / 32;
+    const std::int64_t active = std::min({blocks_per_sm, gpu.max_warps_per_sm / warps_per_block, gpu.max_blocks_per_sm});
+    const std::int64_t remaining = blocks_per_sm % active;
+    EXPECT_EQ(plan.blocks_per_sm, blocks_per_sm);
+    EXPECT_EQ(plan.warps_per_block, warps_per_block);
+    EXPECT_EQ(plan.active_blocks_per_sm, active);
+    EXPECT_EQ(plan.warps_per_core_package, (active * warps_per_block + packages - 1) / packages);
+    EXPECT_EQ(plan.full_runs, blocks_per_sm / active);
+    EXPECT_EQ(plan.remaining_blocks, remaining);
+    EXPECT_EQ(plan.remaining_warps_per_core_package, (remaining * warps_per_block + packages - 1) / packages);
+    EXPECT_EQ(plan.remaining_runs, remaining > 0 ? 1 : 0);
+    ++planned;
+  }
+  EXPECT_GT(planned, 15000);
 }
 
 TEST(LaunchDimensions, ParsesProductsAndRejectsJunk) {
