@@ -69,73 +69,18 @@ Millicycles run_visits_warp_by_warp(const VisitList& visits, std::size_t warps) 
   return std::max(now, latest_transaction_end);
 }
 
-namespace {
-
-// When each warp's loads are done, as a function of the warp index w in [0, last]: the upper
-// envelope of lines at0 + slope * w. A line that another covers over the whole range is dropped.
-// A new line starts highest at w = 0 (it starts at max(clock, d_0)), so it covers every line of
-// smaller or equal slope: the lines left have decreasing slopes, at most one per visit length.
-class DoneEnvelope {
- public:
-  static constexpr std::size_t kMaxLines = 16;
-
-  explicit DoneEnvelope(Millicycles last) : last_(last) { lines_[count_++] = {0, 0}; }
-  Millicycles first() const {
-    Millicycles value = lines_[0].at0;
-    for (std::size_t i = 1; i < count_; ++i) value = std::max(value, lines_[i].at0);
-    return value;
-  }
-  Millicycles last() const {
-    Millicycles value = at_last(lines_[0]);
-    for (std::size_t i = 1; i < count_; ++i) value = std::max(value, at_last(lines_[i]));
-    return value;
-  }
-  // False when the envelope would need more than kMaxLines lines.
-  bool add(Millicycles at0, Millicycles slope) {
-    const Line added{at0, slope};
-    for (std::size_t i = 0; i < count_; ++i) {
-      if (covers(lines_[i], added)) return true;
-    }
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < count_; ++i) {
-      if (!covers(added, lines_[i])) lines_[kept++] = lines_[i];
-    }
-    if (kept == kMaxLines) return false;  // nothing was dropped: the lines are as they were
-    lines_[kept++] = added;
-    count_ = kept;
-    return true;
-  }
-  void shift(Millicycles by) {
-    for (std::size_t i = 0; i < count_; ++i) lines_[i].at0 += by;
-  }
-
- private:
-  struct Line {
-    Millicycles at0;
-    Millicycles slope;
-  };
-  Millicycles at_last(const Line& line) const { return line.at0 + line.slope * last_; }
-  bool covers(const Line& a, const Line& b) const { return a.at0 >= b.at0 && at_last(a) >= at_last(b); }
-
-  Millicycles last_;
-  std::array<Line, kMaxLines> lines_;
-  std::size_t count_ = 0;
-};
-
-}  // namespace
-
 Millicycles run_visits(const VisitList& visits, std::size_t warps) {
   if (warps == 0) return 0;
   const auto last = static_cast<Millicycles>(warps - 1);
-  DoneEnvelope done(last);
+  // When the first and the last warp's loads are done: all the round needs (visit_list.hpp).
+  Millicycles first_done = 0, last_done = 0;
   Millicycles now = 0, latest_transaction_end = 0;
   for (const Visit& visit : visits) {
-    const Millicycles first_start = std::max(now, done.first());
-    // s_w = max(first_start + w L, d_w); the last warp's start decides the clock and transactions.
-    const Millicycles last_start = std::max(first_start + last * visit.length, done.last());
-    if (visit.loads_end != Visit::kNone) {  // d'_w = s_w + loads_end
-      if (!done.add(first_start, visit.length)) return run_visits_warp_by_warp(visits, warps);  // too many lengths
-      done.shift(visit.loads_end);
+    const Millicycles first_start = std::max(now, first_done);
+    const Millicycles last_start = std::max(first_start + last * visit.length, last_done);
+    if (visit.loads_end != Visit::kNone) {
+      first_done = first_start + visit.loads_end;
+      last_done = last_start + visit.loads_end;
     }
     now = last_start + visit.length;
     if (visit.transactions_end != Visit::kNone) {

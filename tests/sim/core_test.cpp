@@ -329,9 +329,9 @@ TEST(VisitEngine, EqualsStepwiseWithPerWarpPrograms) {
   }
 }
 
-// Random visit lists: few distinct lengths (the envelope stays small) or many (it may give up
-// and go warp by warp), loads and transactions present or not, up to 300 warps.
-TEST(VisitEngine, EnvelopeEqualsWarpByWarp) {
+// Random visit lists: few distinct lengths or many, loads and transactions present or not, up to
+// 300 warps: the first and last warps' round by round (run_visits) against every warp's.
+TEST(VisitEngine, FirstAndLastWarpsEqualWarpByWarp) {
   for (unsigned seed = 1; seed <= 2000; ++seed) {
     std::mt19937 rng(seed);
     const int lengths = std::uniform_int_distribution<int>(1, seed % 4 == 0 ? 40 : 4)(rng);
@@ -349,8 +349,8 @@ TEST(VisitEngine, EnvelopeEqualsWarpByWarp) {
   }
 }
 
-// The DWT matrix program on up to 64 warps: the envelope gives the stepwise engine's cycles.
-TEST(VisitEngine, EnvelopeGivesStepwiseCyclesForManyWarps) {
+// The DWT matrix program on up to 64 warps: run_visits gives the stepwise engine's cycles.
+TEST(VisitEngine, RunVisitsGivesStepwiseCyclesForManyWarps) {
   const isa::Program matrix =
       isa::parse_kp("calc 33\nrepeat K\n  load 120\n  load 160\n  calc 17\nend\nstore 100\n", "m.kp").bind({{"K", 14}});
   for (const std::int64_t warps : {1, 2, 8, 31, 64}) {
