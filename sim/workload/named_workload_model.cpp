@@ -73,7 +73,7 @@ class PreparedNamedWorkload final : public PreparedModel {
   }
 
   void predict(const Point& values, Prediction& prediction) override {
-    const DwtPoint point{point_value(values, "K"), point_value(values, "N")};
+    const DwtPoint point{K_(values), N_(values)};
     if (point.K < 2 || point.K % 2 != 0 || point.K > isa::kMaxLoopCount) {
       throw InputError(std::string(workload_.name) + ": K = " + std::to_string(point.K) + " must be an even filter length >= 2");
     }
@@ -116,6 +116,7 @@ class PreparedNamedWorkload final : public PreparedModel {
   CoreTimeCache& cache_;
   std::deque<ProgramOnGpu> programs_;  // a deque: entries never move (core_times refers into them)
   std::vector<std::pair<std::int64_t, ProgramOnGpu*>> by_K_;
+  AxisLookup K_{"K"}, N_{"N"};
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // program parameter, a block size), with optional overrides of t_p, t_m and durations.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,6 +33,24 @@ inline bool same_axis_name(std::string_view a, std::string_view b) {
 
 // The value of axis `name`; throws InputError naming the axes the point has.
 std::int64_t point_value(const Point& point, std::string_view name);
+// point_value for many points that list their axes in the same order (a sweep's): the position
+// where the name was last found is tried first.
+class AxisLookup {
+ public:
+  explicit AxisLookup(std::string_view name) : name_(name) {}
+  std::int64_t operator()(const Point& point) {
+    if (position_ < point.size() && same_axis_name(point[position_].first, name_)) return point[position_].second;
+    const auto found = std::find_if(point.begin(), point.end(), [&](const auto& axis) { return same_axis_name(axis.first, name_); });
+    if (found == point.end()) return point_value(point, name_);  // throws, naming the axes there are
+    position_ = static_cast<std::size_t>(found - point.begin());
+    return found->second;
+  }
+
+ private:
+  std::string_view name_;
+  std::size_t position_ = 0;
+};
+
 // "K=8 N=64", for messages and labels.
 std::string describe_point(const Point& point);
 
