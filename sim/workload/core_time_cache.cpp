@@ -36,18 +36,26 @@ CoreTimeCache::ProgramTimes& CoreTimeCache::program(CoreTimeKey key) {
   return impl_->programs.try_emplace(std::move(key), *this).first->second;
 }
 
-std::optional<isa::Millicycles> CoreTimeCache::ProgramTimes::find(std::int64_t warps) const {
+CoreTimeCache::ProgramTimes::ProgramTimes(CoreTimeCache& cache) : cache_(cache) {
+  for (auto& cycles : direct_) cycles.store(kUnknown, std::memory_order_relaxed);
+}
+
+std::optional<isa::Millicycles> CoreTimeCache::ProgramTimes::find_beyond(std::int64_t warps) const {
   const std::lock_guard lock(mutex_);
-  const auto it = std::lower_bound(times_.begin(), times_.end(), warps, before);
-  if (it == times_.end() || it->first != warps) return std::nullopt;
+  const auto it = std::lower_bound(beyond_.begin(), beyond_.end(), warps, before);
+  if (it == beyond_.end() || it->first != warps) return std::nullopt;
   return it->second;
 }
 
 void CoreTimeCache::ProgramTimes::insert(std::int64_t warps, isa::Millicycles cycles) {
   cache_.impl_->misses.fetch_add(1, std::memory_order_relaxed);
+  if (warps >= 0 && static_cast<std::size_t>(warps) <= kDirectWarps) {
+    direct_[static_cast<std::size_t>(warps)].store(cycles, std::memory_order_relaxed);  // one value: no order needed
+    return;
+  }
   const std::lock_guard lock(mutex_);
-  const auto it = std::lower_bound(times_.begin(), times_.end(), warps, before);
-  if (it == times_.end() || it->first != warps) times_.insert(it, {warps, cycles});
+  const auto it = std::lower_bound(beyond_.begin(), beyond_.end(), warps, before);
+  if (it == beyond_.end() || it->first != warps) beyond_.insert(it, {warps, cycles});
 }
 
 void CoreTimeCache::count_hits(std::int64_t n) { impl_->hits.fetch_add(n, std::memory_order_relaxed); }

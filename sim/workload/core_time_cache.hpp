@@ -6,6 +6,8 @@
 // harmless (the result is the same).
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -23,17 +25,28 @@ using CoreTimeKey = std::vector<std::int64_t>;
 
 class CoreTimeCache {
  public:
-  // One program's T_c by warp count. Lives as long as the cache.
+  // One program's T_c by warp count. Lives as long as the cache. Warp counts up to kDirectWarps
+  // (a GPU's core package holds a few dozen warps) are read and written without a lock.
   class ProgramTimes {
    public:
-    explicit ProgramTimes(CoreTimeCache& cache) : cache_(cache) { times_.reserve(16); }
-    std::optional<isa::Millicycles> find(std::int64_t warps) const;
+    static constexpr std::size_t kDirectWarps = 64;
+
+    explicit ProgramTimes(CoreTimeCache& cache);
+    std::optional<isa::Millicycles> find(std::int64_t warps) const {
+      if (warps < 0 || static_cast<std::size_t>(warps) > kDirectWarps) return find_beyond(warps);
+      const isa::Millicycles cycles = direct_[static_cast<std::size_t>(warps)].load(std::memory_order_relaxed);
+      return cycles == kUnknown ? std::nullopt : std::optional(cycles);
+    }
     void insert(std::int64_t warps, isa::Millicycles cycles);  // counts a miss
 
    private:
+    static constexpr isa::Millicycles kUnknown = -1;
+    std::optional<isa::Millicycles> find_beyond(std::int64_t warps) const;
+
     CoreTimeCache& cache_;
+    std::array<std::atomic<isa::Millicycles>, kDirectWarps + 1> direct_;  // kUnknown where not known yet
     mutable std::mutex mutex_;
-    std::vector<std::pair<std::int64_t, isa::Millicycles>> times_;  // sorted by warp count
+    std::vector<std::pair<std::int64_t, isa::Millicycles>> beyond_;  // larger warp counts, sorted
   };
 
   CoreTimeCache();

@@ -40,24 +40,14 @@ CoreTimeKey program_key(std::span<const std::int64_t> identity, const gpus::Cali
 
 ProgramCoreTimes::ProgramCoreTimes(const isa::Program& program, std::span<const std::int64_t> identity,
                                    const gpus::Calibration& calibration, CoreTimeCache& cache)
-    : cache_(cache), shared_(cache.program(program_key(identity, calibration))), program_(program), tm_(calibration.tm) {
-  memo_.fill(kUnknown);
-}
+    : cache_(cache), shared_(cache.program(program_key(identity, calibration))), program_(program), tm_(calibration.tm) {}
 
 ProgramCoreTimes::~ProgramCoreTimes() { cache_.count_hits(hits_); }
 
-isa::Millicycles ProgramCoreTimes::look_up(std::int64_t warps) {
-  const bool memoised = warps >= 0 && static_cast<std::size_t>(warps) <= kMemoWarps;
-  isa::Millicycles cycles = 0;
-  if (const std::optional<isa::Millicycles> shared = shared_.find(warps)) {
-    ++hits_;
-    cycles = *shared;
-  } else {
-    if (!simulator_) simulator_.emplace(program_, tm_);
-    cycles = simulator_->run(warps);
-    shared_.insert(warps, cycles);
-  }
-  if (memoised) memo_[static_cast<std::size_t>(warps)] = cycles;
+isa::Millicycles ProgramCoreTimes::simulate(std::int64_t warps) {
+  if (!simulator_) simulator_.emplace(program_, tm_);
+  const isa::Millicycles cycles = simulator_->run(warps);
+  shared_.insert(warps, cycles);
   return cycles;
 }
 

@@ -2,7 +2,6 @@
 // and timing a launch with T_c memoised under a CoreTimeKey.
 #pragma once
 
-#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,9 +25,9 @@ void append_durations(CoreTimeKey& key, const gpus::Calibration& calibration);
 // The program with the calibration's durations, or the program itself when they change nothing.
 isa::Program apply_durations(const isa::Program& program, const gpus::Calibration& calibration);
 
-// T_c of one program at any warp count, for one calibration: a memo of its own, then the cache's
-// entry for `identity` (what identifies the program) + the durations and t_m, then the simulation
-// (visits compiled once). Not thread-safe: one per thread; `program` and `cache` must outlive it.
+// T_c of one program at any warp count, for one calibration: the cache's entry for `identity`
+// (what identifies the program) + the durations and t_m, else the simulation (visits compiled
+// once). Not thread-safe: one per thread; `program` and `cache` must outlive it.
 class ProgramCoreTimes {
  public:
   ProgramCoreTimes(const isa::Program& program, std::span<const std::int64_t> identity,
@@ -37,27 +36,21 @@ class ProgramCoreTimes {
   ProgramCoreTimes& operator=(const ProgramCoreTimes&) = delete;
   ~ProgramCoreTimes();
   isa::Millicycles operator()(std::int64_t warps) {
-    if (warps >= 0 && static_cast<std::size_t>(warps) <= kMemoWarps && memo_[static_cast<std::size_t>(warps)] != kUnknown) {
+    if (const std::optional<isa::Millicycles> known = shared_.find(warps)) {
       ++hits_;
-      return memo_[static_cast<std::size_t>(warps)];
+      return *known;
     }
-    return look_up(warps);
+    return simulate(warps);
   }
 
  private:
-  // Warp counts up to this are memoised by index, without allocating (a GPU's core package holds
-  // a few dozen warps); larger ones go to the cache.
-  static constexpr std::size_t kMemoWarps = 64;
-  static constexpr isa::Millicycles kUnknown = -1;
-
-  isa::Millicycles look_up(std::int64_t warps);  // past the memo: the cache, else a simulation
+  isa::Millicycles simulate(std::int64_t warps);  // and stores the result in the cache
 
   CoreTimeCache& cache_;
   CoreTimeCache::ProgramTimes& shared_;
   const isa::Program& program_;
   isa::Millicycles tm_;
   std::optional<core::CoreSimulator> simulator_;  // made on the first lookup the cache misses
-  std::array<isa::Millicycles, kMemoWarps + 1> memo_;  // T_c by warp count, kUnknown where not asked yet
   std::int64_t hits_ = 0;
 };
 
