@@ -57,7 +57,8 @@ class CoreTimeCache {
   // The entry for `key`, made empty on first use.
   ProgramTimes& program(CoreTimeKey key);
 
-  // Lookups answered by the cache or a caller's own memo in front of it (ProgramCoreTimes).
+  // Lookups the cache answered: callers count their own and report them (ProgramCoreTimes, as it
+  // goes), so a lookup costs no shared counter.
   void count_hits(std::int64_t n);
   std::int64_t hits() const;
   std::int64_t misses() const;  // simulations stored
