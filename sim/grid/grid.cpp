@@ -47,7 +47,7 @@ void plan_grid(const gpus::Profile& gpu, const Launch& launch, GridPlan& plan) {
     plan.remaining_blocks = plan.blocks_per_sm % plan.active_blocks_per_sm;
   }
   plan.remaining_warps_per_core_package =
-      plan.remaining_blocks > 0 ? ceil_div(plan.remaining_blocks * plan.warps_per_block, plan.core_packages_per_sm) : 0;
+      ceil_div(plan.remaining_blocks * plan.warps_per_block, plan.core_packages_per_sm);
   plan.remaining_runs = plan.remaining_blocks > 0 ? 1 : 0;
 }
 

@@ -1,7 +1,5 @@
 #include "sim/workload/duration_key.hpp"
 
-#include <functional>
-
 namespace warpsim::sim::workload {
 
 std::vector<std::string> memory_duration_names(const isa::Program& program) {

@@ -1,7 +1,6 @@
 #include "sim/workload/named_workload_model.hpp"
 
 #include <deque>
-#include <functional>
 #include <mutex>
 #include <optional>
 
