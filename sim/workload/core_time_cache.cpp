@@ -21,7 +21,8 @@ bool before(const std::pair<std::int64_t, isa::Millicycles>& entry, std::int64_t
 
 struct CoreTimeCache::Impl {
   // Programs are looked up once per prepared program or per point, so one lock is enough here;
-  // the per-warp-count lookups that follow lock only their program's entry.
+  // the per-warp-count lookups that follow take none up to ProgramTimes::kDirectWarps, and only
+  // their entry's lock beyond.
   std::mutex mutex;
   std::unordered_map<CoreTimeKey, ProgramTimes, KeyHash> programs;  // entries never move
   std::atomic<std::int64_t> hits{0};
