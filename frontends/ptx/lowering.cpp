@@ -207,7 +207,8 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   // Merge in warp order, so the programs' order and ids do not depend on the scheduling.
   std::vector<std::vector<TraceItem>> streams;
   std::unordered_map<std::size_t, std::vector<std::uint32_t>> by_hash;
-  result.warp_programs.reserve(static_cast<std::size_t>(blocks * warps_per_block));
+  std::vector<std::uint32_t> warp_programs;
+  warp_programs.reserve(static_cast<std::size_t>(blocks * warps_per_block));
   for (Chunk& chunk : chunks) {
     if (chunk.error) std::rethrow_exception(chunk.error);
     result.emulated_instructions += chunk.instructions;
@@ -225,15 +226,17 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
         candidates.push_back(id);
         streams.push_back(std::move(stream));
         result.programs.emplace_back();
-        result.programs.back().first_warp = static_cast<std::int64_t>(result.warp_programs.size()) + chunk.first_warp_of[local];
+        result.programs.back().first_warp = static_cast<std::int64_t>(warp_programs.size()) + chunk.first_warp_of[local];
       }
       global_id[local] = id;
     }
     for (const std::uint32_t local : chunk.warp_streams) {
       ++result.programs[global_id[local]].warps;
-      result.warp_programs.push_back(global_id[local]);
+      warp_programs.push_back(global_id[local]);
     }
   }
+  result.emulated_classes = static_cast<std::int64_t>(warp_programs.size());
+  result.warp_programs = WarpProgramMap({options.grid.x, options.grid.y, options.grid.z}, warps_per_block, std::move(warp_programs));
   for (std::size_t i = 0; i < streams.size(); ++i) {
     WarpProgram& p = result.programs[i];
     p.program = isa::Program(identifier(result.name), module.file);

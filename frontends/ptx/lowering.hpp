@@ -3,13 +3,16 @@
 // per distinct stream with the number of warps that run it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "frontends/ptx/ast.hpp"
 #include "frontends/ptx/emulator.hpp"
 #include "frontends/ptx/kernel_params.hpp"
+#include "frontends/ptx/warp_program_map.hpp"
 #include "isa/program.hpp"
 
 namespace warpsim::ptx {
@@ -21,7 +24,7 @@ inline isa::Millicycles calc_period_duration(std::int64_t instructions) { return
 // case study (mtx_mul_vec, section 5.3). Override with --load-cycles / --store-cycles.
 inline constexpr isa::Millicycles kDefaultMemoryCycles = 60'000;
 
-// More warps than this are refused: emulating them would take minutes.
+// `--emulate-all` refuses more warps than this: emulating each would take minutes.
 inline constexpr std::int64_t kMaxEmulatedWarps = std::int64_t{1} << 22;
 
 // What the program does not say but later memory models need, per op of WarpProgram::program.
@@ -47,7 +50,18 @@ struct LoweringOptions {
   isa::Millicycles load_cycles = kDefaultMemoryCycles;
   isa::Millicycles store_cycles = kDefaultMemoryCycles;
   int threads = 0;  // worker threads for emulating warps (oneTBB); 0: all cores. The result is the same.
+  // Emulate every warp and every loop iteration (today's reference path) instead of classes of
+  // blocks and loops in closed form. The result is the same; this is the check.
+  bool emulate_all = false;
+  // Called now and then from the lowering's own thread with the work done and the work known so
+  // far (in warp classes or blocks); for a progress line.
+  std::function<void(std::int64_t done, std::int64_t total)> progress;
+  // When set and true, the lowering stops with an Interrupted exception.
+  const std::atomic<bool>* cancel = nullptr;
 };
+
+// Thrown when LoweringOptions::cancel was set.
+struct Interrupted {};
 
 struct LoweredKernel {
   std::string ptx_name;  // "_Z11mtx_mul_veciPfS_S_"
@@ -55,10 +69,11 @@ struct LoweredKernel {
   Dim3 grid;
   Dim3 block;
   std::vector<WarpProgram> programs;         // in order of first appearance
-  std::vector<std::uint32_t> warp_programs;  // per warp (block-major): index into programs
+  WarpProgramMap warp_programs;              // which program each warp runs (index into programs)
+  std::int64_t emulated_classes = 0;         // warp emulations the lowering ran (classes, or warps)
   std::vector<Warning> warnings;
   UnknownBranchReport unknown_branches;
-  std::int64_t emulated_instructions = 0;  // warp instructions, all warps
+  std::int64_t emulated_instructions = 0;  // warp instructions, all warps (loops multiplied out)
 };
 
 // The entry named `name` (mangled or short), or the only one when `name` is empty. Throws

@@ -81,7 +81,9 @@ int run_simulate(const Args& args) {
     const ptx::LoweredKernel kernel = lower_ptx_program(v);
     const gpus::Calibration calibration = gpus::resolve_calibration(gpu, kernel.name, given, std::nullopt);
     const auto timing = sim::grid::time_grid_mixed(
-        gpu, launch, calibration.tp_us, kernel.warp_programs, [&](std::span<const std::uint32_t> ids) {
+        gpu, launch, calibration.tp_us, kernel.warp_programs.uniform_program(),
+        [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); },
+        [&](std::span<const std::uint32_t> ids) {
           std::vector<const isa::Program*> programs;
           programs.reserve(ids.size());
           for (const std::uint32_t id : ids) programs.push_back(&kernel.programs[id].program);
@@ -94,8 +96,7 @@ int run_simulate(const Args& args) {
       for (std::int64_t w = 0; w < plan.warps_per_block; ++w) {
         const std::int64_t dealt = j * plan.warps_per_block + w;
         if (dealt % plan.core_packages_per_sm != 0) continue;
-        const auto warp = static_cast<std::size_t>(j * gpu.sm_count * plan.warps_per_block + w);
-        first_package.push_back(&kernel.programs[kernel.warp_programs[warp]].program);
+        first_package.push_back(&kernel.programs[kernel.warp_programs.program_of(j * gpu.sm_count, w)].program);
       }
     }
     write_requested_views(v, first_package, calibration.tm,

@@ -137,7 +137,7 @@ nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::
   out["ptx_name"] = kernel.ptx_name;
   out["grid"] = {kernel.grid.x, kernel.grid.y, kernel.grid.z};
   out["block"] = {kernel.block.x, kernel.block.y, kernel.block.z};
-  out["warps"] = kernel.warp_programs.size();
+  out["warps"] = kernel.warp_programs.warps();
   out["emulated_instructions"] = kernel.emulated_instructions;
   out["unknown_branches"] = kernel.unknown_branches.count;
   nlohmann::ordered_json programs = nlohmann::ordered_json::array();
@@ -164,7 +164,7 @@ std::string lowered_kp(const ptx::LoweredKernel& kernel) {
   std::ostringstream out;
   out << "# " << kernel.name << " (" << kernel.ptx_name << "), grid " << kernel.grid.x << ',' << kernel.grid.y << ','
       << kernel.grid.z << ", block " << kernel.block.x << ',' << kernel.block.y << ',' << kernel.block.z << ": "
-      << kernel.warp_programs.size() << " warp" << (kernel.warp_programs.size() == 1 ? "" : "s") << ", "
+      << kernel.warp_programs.warps() << " warp" << (kernel.warp_programs.warps() == 1 ? "" : "s") << ", "
       << kernel.programs.size() << " distinct program" << (kernel.programs.size() == 1 ? "" : "s") << '\n';
   for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
     const ptx::WarpProgram& p = kernel.programs[id];

@@ -68,17 +68,12 @@ void total_time(const gpus::Profile& gpu, double tp_us, GridTiming& timing) {
 }
 
 GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, double tp_us,
-                           std::span<const std::uint32_t> warp_programs, const MixedCoreTime& core_time) {
+                           std::optional<std::uint32_t> uniform, const ProgramOfWarp& program_of,
+                           const MixedCoreTime& core_time) {
   const GridPlan plan = plan_grid(gpu, launch);
-  const auto warps = static_cast<std::size_t>(launch.blocks * plan.warps_per_block);
-  if (warp_programs.size() != warps) {
-    throw InputError("internal: " + std::to_string(warp_programs.size()) + " warp programs for " + std::to_string(warps) + " warps");
-  }
-  const bool uniform = std::all_of(warp_programs.begin(), warp_programs.end(),
-                                   [&](std::uint32_t id) { return id == warp_programs.front(); });
   if (uniform) {
     return time_grid(gpu, launch, tp_us, [&](std::int64_t count) {
-      const std::vector<std::uint32_t> same(static_cast<std::size_t>(count), warp_programs.front());
+      const std::vector<std::uint32_t> same(static_cast<std::size_t>(count), *uniform);
       return core_time(same);
     });
   }
@@ -105,7 +100,7 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
       for (std::int64_t j = first; j < last; ++j) {
         const std::int64_t block = j * gpu.sm_count + sm;
         for (std::int64_t w = 0; w < plan.warps_per_block; ++w) {
-          packages[dealt++ % packages.size()].push_back(warp_programs[static_cast<std::size_t>(block * plan.warps_per_block + w)]);
+          packages[dealt++ % packages.size()].push_back(program_of(block, w));
         }
       }
       isa::Millicycles run = 0;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -63,14 +64,18 @@ void time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_us, Cor
 // T_c of one core package whose warps run the given programs (ids), in round-robin order.
 using MixedCoreTime = std::function<isa::Millicycles(std::span<const std::uint32_t> warp_programs)>;
 
-// Algorithm 1 for a launch whose warps run different programs (PTX lowering: `warp_programs`
-// holds one program id per warp, block-major). When every warp runs the same program this is
+// The program id of warp `warp` (within its block) of block `block` (linear, x fastest).
+using ProgramOfWarp = std::function<std::uint32_t(std::int64_t block, std::int64_t warp)>;
+
+// Algorithm 1 for a launch whose warps run different programs (PTX lowering): `uniform` is set
+// when every warp runs that program, else `program_of` says which. When every warp runs the same program this is
 // time_grid exactly. Otherwise each SM is simulated (docs/model.md, "Warps with different
 // programs"): block b runs on SM b mod N_sm, an SM's blocks run N_ab at a time, a run's warps are
 // dealt round-robin to the N_cp core packages, a run lasts as long as its slowest core package,
 // and T_k = t_p + (the slowest SM's total) / F. Equal core packages are simulated once.
 // full_run_cycles and remaining_run_cycles then hold the longest full and remaining run.
 GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, double tp_us,
-                           std::span<const std::uint32_t> warp_programs, const MixedCoreTime& core_time);
+                           std::optional<std::uint32_t> uniform, const ProgramOfWarp& program_of,
+                           const MixedCoreTime& core_time);
 
 }  // namespace warpsim::sim::grid

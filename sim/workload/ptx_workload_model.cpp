@@ -48,7 +48,7 @@ std::shared_ptr<const PtxWorkloadModel::Lowered> PtxWorkloadModel::lowered_for(c
   ptx::LoweredKernel lowered = ptx::lower_kernel(*module_, options);
   std::vector<std::string> warnings = ptx::warning_lines(lowered, module_->file, options.emulator);
   auto kernel = std::make_shared<const Lowered>(Lowered{std::move(lowered), std::move(warnings)});
-  const auto warps = static_cast<std::int64_t>(kernel->kernel.warp_programs.size());
+  const std::int64_t warps = kernel->kernel.emulated_classes;
   const std::lock_guard lock(lowered_mutex_);
   if (warps > kMaxKeptWarps) return kernel;
   if (lowered_warps_ + warps > kMaxKeptWarps) {
@@ -91,7 +91,9 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   // Programs differ from point to point: equal core packages are simulated once inside
   // time_grid_mixed, and nothing is kept across points.
   prediction.per_launch = grid::time_grid_mixed(
-      gpu, prediction.launch, prediction.calibration.tp_us, kernel.warp_programs, [&](std::span<const std::uint32_t> ids) {
+      gpu, prediction.launch, prediction.calibration.tp_us, kernel.warp_programs.uniform_program(),
+      [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); },
+      [&](std::span<const std::uint32_t> ids) {
         std::vector<const isa::Program*> programs;
         programs.reserve(ids.size());
         for (const std::uint32_t id : ids) programs.push_back(retimed.empty() ? &kernel.programs[id].program : &retimed[id]);
