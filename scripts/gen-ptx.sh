@@ -45,7 +45,7 @@ build() {
     cp "$STAGE/$folder/$name.$suffix" "$root/workloads/$folder/$name.$suffix"
 }
 
-for w in mtx_mul_vec dwt reduce histogram device_call branchy; do
+for w in mtx_mul_vec dwt reduce histogram device_call branchy sgemm vector_ops; do
     build "$w" "$w" ptx       -arch=sm_75
     build "$w" "$w" sm_90.ptx -arch=sm_90
 done

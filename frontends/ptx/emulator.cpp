@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "frontends/ptx/lane_arith.hpp"
+#include "frontends/ptx/relevance.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::ptx {
@@ -15,18 +17,6 @@ constexpr std::size_t kMaxCallDepth = 1024;  // nested calls; deeper is taken as
 // Registers of all the frames on the call stack (32 lane values each, about 256 MiB in all).
 constexpr std::size_t kMaxStackRegisters = std::size_t{1} << 20;
 constexpr std::uint64_t kAllocaBase = std::uint64_t{1} << 32;  // local addresses of alloca, above any __local_depot
-__extension__ typedef __int128 Wide;  // GCC/Clang 128-bit integer, for mul.hi and mul.wide
-
-std::uint64_t truncate(std::uint64_t v, int bits) { return bits >= 64 ? v : v & ((std::uint64_t{1} << bits) - 1); }
-
-std::int64_t sign_extend(std::uint64_t v, int bits) {
-  if (bits >= 64) return static_cast<std::int64_t>(v);
-  const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
-  return static_cast<std::int64_t>((truncate(v, bits) ^ sign) - sign);
-}
-
-int width(ScalarType t) { return t.bits == 0 ? 64 : t.bits; }
-
 double to_double(std::uint64_t v, ScalarType t) {
   return t.bits == 32 ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(v))) : std::bit_cast<double>(v);
 }
@@ -203,24 +193,6 @@ double round_for(const std::string& text, double v) {
   return std::trunc(v);
 }
 
-std::uint64_t window_base(StateSpace space) {
-  switch (space) {
-    case StateSpace::shared: return kSharedWindow;
-    case StateSpace::local: return kLocalWindow;
-    case StateSpace::constant: return kConstWindow;
-    case StateSpace::param: return kParamWindow;
-    default: return 0;
-  }
-}
-
-StateSpace space_of_generic(std::uint64_t address) {
-  if (address >= kSharedWindow && address < kSharedWindow + kWindowSize) return StateSpace::shared;
-  if (address >= kLocalWindow && address < kLocalWindow + kWindowSize) return StateSpace::local;
-  if (address >= kConstWindow && address < kConstWindow + kWindowSize) return StateSpace::constant;
-  if (address >= kParamWindow && address < kParamWindow + kWindowSize) return StateSpace::param;
-  return StateSpace::global;
-}
-
 }  // namespace
 
 WarpEmulator::WarpEmulator(const DecodedModule& module, std::uint32_t entry, Dim3 grid, Dim3 block,
@@ -228,7 +200,15 @@ WarpEmulator::WarpEmulator(const DecodedModule& module, std::uint32_t entry, Dim
     : module_(module), entry_(entry), grid_(grid), block_(block), param_values_(std::move(param_values)),
       options_(options) {
   cfgs_.reserve(module.functions.size());
-  for (const DecodedFunction& f : module.functions) cfgs_.emplace_back(f);
+  for (const DecodedFunction& f : module.functions) {
+    cfgs_.emplace_back(f);
+    relevant_.push_back(relevant_registers(f));
+    std::vector<std::uint32_t> list;
+    for (std::uint32_t r = 0; r < f.register_count; ++r) {
+      if (relevant_.back()[r]) list.push_back(r);
+    }
+    relevant_list_.push_back(std::move(list));
+  }
 }
 
 void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::uint32_t call_pc) {
@@ -237,7 +217,9 @@ void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::
   if (known_.size() < base + f.register_count) {
     known_.resize(base + f.register_count);
     values_.resize(known_.size() * 32);
+    coefficient_slot_.resize(known_.size(), -1);
   }
+  clear_frame_coefficients(base, f.register_count);
   std::fill(known_.begin() + static_cast<std::ptrdiff_t>(base), known_.begin() + static_cast<std::ptrdiff_t>(base + f.register_count), 0u);
   const std::int64_t threads_per_block = block_.count();
   for (const auto& [reg, special] : f.special_registers) {
@@ -276,6 +258,13 @@ void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::
       v[lane] = value;
     }
     known_[base + reg] = known;
+    // In a class emulation the block index is the box's first block plus stride x index.
+    const int symbol = special == Special::ctaid_x ? 0 : special == Special::ctaid_y ? 1 : special == Special::ctaid_z ? 2 : -1;
+    if (symbol >= 0 && ((live_ >> symbol) & 1)) {
+      Coefficients& c = writable_coefficients(base + reg);
+      c.lane[static_cast<std::size_t>(symbol)].fill(static_cast<std::uint64_t>(box_.dims[static_cast<std::size_t>(symbol)].stride));
+      c.symbols |= 1u << symbol;
+    }
   }
   Frame frame;
   frame.function = function;
@@ -286,7 +275,32 @@ void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::
 }
 
 std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionSink& sink) {
-  block_index_ = block_index;
+  BlockBox box;
+  box.dims = {IndexRange{block_index.x, 1, 1}, IndexRange{block_index.y, 1, 1}, IndexRange{block_index.z, 1, 1}};
+  return run_box(box, warp, sink, nullptr, nullptr);
+}
+
+std::int64_t WarpEmulator::run_class(const BlockBox& box, std::int64_t warp, TraceFolder& folder, std::vector<ClassSplit>& splits) {
+  return run_box(box, warp, folder, &folder, &splits);
+}
+
+std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, TraceFolder* folder,
+                                   std::vector<ClassSplit>* splits) {
+  box_ = box;
+  block_index_ = Dim3{box.dims[0].start, box.dims[1].start, box.dims[2].start};
+  splits_ = splits;
+  folder_ = folder;
+  live_ = 0;
+  allocated_ = (1u << kBlockSymbols) - 1;
+  for (int d = 0; d < kBlockSymbols; ++d) {
+    symbols_[static_cast<std::size_t>(d)] = Symbol{false, d, box.dims[static_cast<std::size_t>(d)].count};
+    if (box.dims[static_cast<std::size_t>(d)].count > 1) live_ |= 1u << d;
+  }
+  std::fill(coefficient_slot_.begin(), coefficient_slot_.end(), -1);
+  coefficient_pool_.clear();
+  free_slots_.clear();
+  trackers_.clear();
+  runs_.clear();
   warp_ = warp;
   frames_.clear();
   param_store_.clear();
@@ -295,13 +309,14 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
   const std::int64_t lanes = std::min<std::int64_t>(32, block_.count() - warp * 32);
   alive_ = lanes >= 32 ? 0xFFFFFFFFu : (std::uint32_t{1} << lanes) - 1;
   start_frame(entry_, alive_, 0);
-  std::int64_t steps = 0;
+  steps_ = 0;
   while (!frames_.empty()) {
     Frame& frame = frames_.back();
     const DecodedFunction& f = module_.functions[frame.function];
     const auto exit_pc = static_cast<std::uint32_t>(f.code.size());
     if (frame.stack.empty()) {  // every lane of this frame exited
       frames_.pop_back();
+      drop_runs_from(frames_.size() + 1);
       continue;
     }
     StackEntry& e = frame.stack.back();
@@ -318,13 +333,17 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
       // The function returns: copy return values to the caller's slots.
       const std::uint32_t call_pc = frame.call_pc;
       frames_.pop_back();
+      drop_runs_from(frames_.size() + 1);
       if (frames_.empty()) break;
       const DecodedInstruction& call = module_.functions[frames_.back().function].code[call_pc];
       const DecodedFunction& callee = f;
       for (std::size_t i = 0; i < call.call_returns.size(); ++i) copy_param(callee.return_slots[i], call.call_returns[i]);
       continue;
     }
-    if (++steps > options_.max_steps_per_warp) {
+    if ((++steps_ & 0xFFFF) == 0 && options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) {
+      throw Interrupted{};
+    }
+    if (steps_ > options_.max_steps_per_warp) {
       const DecodedInstruction& at = f.code[e.pc];
       throw InputError(SourceLocation{module_.file, at.pos.line, at.pos.column},
                        "warp " + std::to_string(warp) + " ran more than " + std::to_string(options_.max_steps_per_warp) +
@@ -344,6 +363,7 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
       gunknown = active & ~known;
     }
     const std::uint32_t executing = gtrue | gunknown;
+    if (symbolic()) observe(in, active, gtrue, gunknown);
     switch (in.opcode) {
       case Opcode::bra:
       case Opcode::ret:
@@ -354,7 +374,9 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
         const std::uint32_t target = in.opcode == Opcode::bra ? in.target : exit_pc;
         const std::uint32_t fall = e.pc + 1;
         if (taken == active) {
+          const bool backwards = target <= e.pc;
           e.pc = target;
+          if (backwards && folder_ != nullptr) loop_arrival();
         } else if (taken == 0) {
           e.pc = fall;
         } else {
@@ -422,12 +444,19 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
           sink.instruction(in, nullptr);
         }
         ++e.pc;
-        execute(in, active, gtrue, gunknown);
+        if (symbolic()) {
+          capture_sources(in);
+          execute(in, active, gtrue, gunknown);
+          propagate(in, executing);
+        } else {
+          execute(in, active, gtrue, gunknown);
+        }
         break;
       }
     }
   }
-  return steps;
+  while (!runs_.empty()) drop_run();
+  return steps_;
 }
 
 // Passing an argument or a return value: the values stored in slot `from` (at every offset)

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <array>
+#include <memory>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -13,7 +15,10 @@
 #include <vector>
 
 #include "frontends/ptx/cfg.hpp"
+#include "frontends/ptx/instruction_sink.hpp"
 #include "frontends/ptx/kernel_ir.hpp"
+#include "frontends/ptx/trace_folder.hpp"
+#include "frontends/ptx/warp_program_map.hpp"
 
 namespace warpsim::ptx {
 
@@ -25,23 +30,21 @@ struct Dim3 {
 
 enum class UnknownBranchPolicy : std::uint8_t { fallthrough, taken };
 
-enum class AccessKind : std::uint8_t { load, store, atomic };
-
-// One warp-level memory access: which space, and how many distinct 32-byte sectors the active
-// lanes touch (-1 when some address is unknown).
-struct Access {
-  StateSpace space = StateSpace::global;
-  AccessKind kind = AccessKind::load;
-  std::int32_t sectors = 0;
-  bool operator==(const Access&) const = default;
+// How a class emulation narrowed its box of blocks: it goes on with child 0 of the cut (prefix
+// and each cuts); a residue cut restarts every child (RestartClass).
+struct ClassSplit {
+  SplitKind kind = SplitKind::prefix;
+  int dim = 0;
+  std::int64_t parameter = 0;
+};
+struct RestartClass {
+  ClassSplit split;
 };
 
-class InstructionSink {
- public:
-  virtual ~InstructionSink() = default;
-  // One instruction issued by the warp; `access` is set for memory instructions (not ld.param).
-  virtual void instruction(const DecodedInstruction& instruction, const Access* access) = 0;
-};
+// Symbols a class emulation tracks values over: the block index (x, y, z) and the iteration
+// of up to five nested loops run in closed form.
+inline constexpr int kMaxSymbols = 8;
+inline constexpr int kBlockSymbols = 3;
 
 struct EmulatorOptions {
   // A branch on an unknown value that leaves a loop is taken at its N-th evaluation (so such a
@@ -49,7 +52,11 @@ struct EmulatorOptions {
   std::int64_t unknown_loop_trips = 1;
   UnknownBranchPolicy unknown_branch = UnknownBranchPolicy::fallthrough;
   std::int64_t max_steps_per_warp = std::int64_t{1} << 28;  // warp instructions
+  const std::atomic<bool>* cancel = nullptr;                 // stop (throw Interrupted) when set
 };
+
+// Thrown when EmulatorOptions::cancel was set.
+struct Interrupted {};
 
 // Where the emulator met a branch on an unknown value first, and how often.
 struct UnknownBranchReport {
@@ -68,6 +75,14 @@ class WarpEmulator {
   // Throws InputError when the warp exceeds max_steps_per_warp or calls too deep.
   std::int64_t run(Dim3 block_index, std::int64_t warp, InstructionSink& sink);
 
+  // Runs warp `warp` of every block of `box` at once, as the box's first block, tracking how
+  // each value varies over the box (affine in the block index, per lane). Where a decision or
+  // what the warp issues could differ inside the box, the box is narrowed (`splits`, each
+  // continuing with its child 0; RestartClass for a residue cut), so at the end every block
+  // left in the box issues exactly this stream. Loops whose iterations provably repeat are
+  // run in closed form into `folder`. Returns the warp instructions issued per block.
+  std::int64_t run_class(const BlockBox& box, std::int64_t warp, TraceFolder& folder, std::vector<ClassSplit>& splits);
+
   // The branches on unknown values met since the last call, and a fresh count.
   UnknownBranchReport take_unknown_branches() { return std::exchange(unknown_branches_, UnknownBranchReport{}); }
 
@@ -77,11 +92,13 @@ class WarpEmulator {
     std::int64_t offset = 0;
     std::array<std::uint64_t, 32> values{};
     std::uint32_t known = 0;
+    bool operator==(const Slot&) const = default;
   };
   struct StackEntry {
     std::uint32_t pc = 0;
     std::uint32_t reconverge = 0;  // pop when pc reaches it
     std::uint32_t mask = 0;
+    bool operator==(const StackEntry&) const = default;
   };
   struct Frame {
     std::uint32_t function = 0;
@@ -90,6 +107,8 @@ class WarpEmulator {
     std::vector<StackEntry> stack;
   };
   void start_frame(std::uint32_t function, std::uint32_t mask, std::uint32_t return_pc);
+  std::int64_t run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, TraceFolder* folder,
+                       std::vector<ClassSplit>* splits);
   void execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown);
   bool fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing);
   Access access_of(const DecodedInstruction& in, std::uint32_t lanes);
@@ -97,6 +116,108 @@ class WarpEmulator {
   void copy_param(std::int32_t from, std::int32_t to);
   // Which of `unknown` lanes take the branch at `pc` of the current frame.
   std::uint32_t unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown);
+
+  // --- the symbolic layer (emulator_symbolic.cpp) ---
+  struct Coefficients {
+    std::uint32_t symbols = 0;  // symbols with a nonzero coefficient in some lane
+    bool poisoned = false;      // varies over the symbols in a way not tracked (irrelevant registers only)
+    std::array<std::array<std::uint64_t, 32>, kMaxSymbols> lane{};  // per index step, modulo 2^64
+  };
+  struct Symbol {
+    bool loop = false;
+    int dim = 0;              // block symbols: the grid dimension
+    std::int64_t count = 1;   // indices 0 .. count-1
+  };
+  struct LaneForm;  // a lane's value as an integer affine form of the symbols' indices
+  bool symbolic() const { return live_ != 0; }
+  bool tainted(std::size_t r) const;
+  const Coefficients* coefficients(std::size_t r) const;
+  Coefficients& writable_coefficients(std::size_t r);
+  void clear_coefficients(std::size_t r);
+  void clear_frame_coefficients(std::size_t base, std::uint32_t count);
+  std::uint32_t symbols_of(const Arg& a) const;
+  // The lane's value read as `type` (its base value from the register, or `raw`): false when it
+  // wraps around inside the box, so that it is no integer affine form there.
+  bool form_of(const Arg& a, int lane, ScalarType type, LaneForm& form, const std::uint64_t* raw = nullptr) const;
+  void narrow(int symbol, std::int64_t count, SplitKind kind);
+  void fix(int symbol);
+  void fix_all(std::uint32_t symbols);
+  void residue_cut(int symbol, std::int64_t modulus);
+  template <typename Uniform>
+  void narrow_until(Uniform uniform, std::uint32_t involved);
+  void observe(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown);
+  void observe_access(const DecodedInstruction& in, std::uint32_t lanes);
+  void force_uniform_compare(const DecodedInstruction& in, const Arg& a, const Arg& b, Compare compare,
+                             ScalarType type, std::uint32_t lanes);
+  void capture_sources(const DecodedInstruction& in);
+  void propagate(const DecodedInstruction& in, std::uint32_t executing);
+  bool propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out);
+  bool propagate_division(const DecodedInstruction& in, std::uint32_t lanes, std::uint64_t divisor, bool remainder,
+                          Coefficients& out);
+  std::uint64_t source_value(std::size_t i, int lane) const;  // captured before the instruction ran
+  void period_hint(int symbol, std::int64_t period);
+
+  // --- loops in closed form (emulator_loops.cpp) ---
+  // The state a loop iteration starts from: the current frame's relevant registers and what
+  // else a warp's path depends on.
+  struct LoopSnapshot {
+    std::size_t depth = 0;
+    std::uint32_t function = 0;
+    std::vector<StackEntry> stack;
+    std::uint32_t alive = 0;
+    std::vector<std::uint64_t> values;  // relevant registers x 32 lanes
+    std::vector<std::uint32_t> known;   // relevant registers
+    std::vector<std::pair<std::uint32_t, Coefficients>> coefficients;  // (position in the relevant list, ...)
+    std::unordered_map<std::int32_t, std::vector<Slot>> param_store;
+    std::vector<std::pair<std::uint64_t, std::int64_t>> loop_exit_counts;
+    std::uint64_t alloca_top = 0;
+    std::int64_t arrival = 0;
+  };
+  struct LoopTracker {
+    std::size_t depth = 0;
+    std::uint32_t function = 0, header = 0;
+    std::size_t stack_size = 0;
+    std::int64_t arrivals = 0;
+    std::int64_t next_attempt = 2;  // arrival at which to snapshot next
+    int failures = 0;
+    int period = 1;
+    bool snapshotted = false;
+    bool running = false;
+    LoopSnapshot snapshot;
+  };
+  struct LoopRun {
+    std::size_t tracker = 0;
+    int symbol = 0;
+    int arrivals = 0;
+    LoopSnapshot start;
+    std::vector<std::uint64_t> delta;  // per relevant register x lane: the change per iteration
+    std::int64_t steps = 0;
+    std::int64_t unknown_branches = 0;
+    TraceFolder::Signature folder;
+  };
+  void loop_arrival();
+  bool take_snapshot(LoopSnapshot& s) const;
+  bool start_run(std::size_t tracker);
+  enum class RunEnd : std::uint8_t { jumped, soft_failure, failure };
+  RunEnd end_run(LoopRun& run);
+  void drop_run();
+  void drop_runs_from(std::size_t depth);
+
+  std::array<Symbol, kMaxSymbols> symbols_{};
+  std::uint32_t live_ = 0;      // symbols with count > 1
+  std::uint32_t allocated_ = 0; // symbols in use
+  std::vector<std::int32_t> coefficient_slot_;  // per register slot (as known_): index into pool, -1 none
+  std::vector<Coefficients> coefficient_pool_;
+  std::vector<std::int32_t> free_slots_;
+  std::vector<std::vector<bool>> relevant_;         // per function
+  std::vector<std::vector<std::uint32_t>> relevant_list_;  // per function: its relevant registers
+  std::vector<ClassSplit>* splits_ = nullptr;
+  BlockBox box_;
+  TraceFolder* folder_ = nullptr;  // loops run in closed form only with a folder
+  std::vector<LoopTracker> trackers_;
+  std::vector<LoopRun> runs_;   // innermost last
+  std::int64_t steps_ = 0;
+  std::array<std::array<std::uint64_t, 32>, 4> captured_{};  // source values before the instruction
 
   const DecodedModule& module_;
   std::uint32_t entry_;

@@ -12,6 +12,7 @@
 #include "frontends/ptx/ast.hpp"
 #include "frontends/ptx/emulator.hpp"
 #include "frontends/ptx/kernel_params.hpp"
+#include "frontends/ptx/trace_folder.hpp"
 #include "frontends/ptx/warp_program_map.hpp"
 #include "isa/program.hpp"
 
@@ -26,12 +27,16 @@ inline constexpr isa::Millicycles kDefaultMemoryCycles = 60'000;
 
 // `--emulate-all` refuses more warps than this: emulating each would take minutes.
 inline constexpr std::int64_t kMaxEmulatedWarps = std::int64_t{1} << 22;
+// Launches up to CUDA's grid limit are taken, as long as their warps fit a 64-bit count.
+inline constexpr std::int64_t kMaxLaunchWarps = std::int64_t{1} << 62;
+// The fast lowering gives up (an error) beyond this many classes of blocks.
+inline constexpr std::int64_t kMaxClasses = std::int64_t{1} << 24;
 
 // What the program does not say but later memory models need, per op of WarpProgram::program.
 struct OpNote {
   std::int64_t instructions = 0;  // calc: PTX instructions in the period
   std::int32_t sectors = 0;       // load/store: distinct 32-byte sectors, -1 when unknown
-  std::vector<Access> accesses;   // calc: shared/local/const/texture accesses inside the period
+  std::vector<AccessCount> accesses;  // calc: shared/local/const/texture accesses inside the period
 };
 
 struct WarpProgram {
@@ -56,12 +61,10 @@ struct LoweringOptions {
   // Called now and then from the lowering's own thread with the work done and the work known so
   // far (in warp classes or blocks); for a progress line.
   std::function<void(std::int64_t done, std::int64_t total)> progress;
-  // When set and true, the lowering stops with an Interrupted exception.
+  // When set and true, the lowering stops with an Interrupted exception (emulator.hpp).
   const std::atomic<bool>* cancel = nullptr;
 };
 
-// Thrown when LoweringOptions::cancel was set.
-struct Interrupted {};
 
 struct LoweredKernel {
   std::string ptx_name;  // "_Z11mtx_mul_veciPfS_S_"

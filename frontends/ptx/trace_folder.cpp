@@ -19,7 +19,32 @@ bool ranges_equal(const std::vector<TraceItem>& items, std::size_t a, std::size_
   return true;
 }
 
+std::size_t body_hash(const std::vector<TraceItem>& body) {
+  std::size_t h = body.size();
+  for (const TraceItem& b : body) h = mix(h, b.hash);
+  return h;
+}
+
+// Whether some loop inside `items` (at any depth) has this body.
+bool holds_loop_with_body(const std::vector<TraceItem>& items, std::size_t hash) {
+  for (const TraceItem& item : items) {
+    if (item.kind != TraceItem::Kind::loop) continue;
+    if (body_hash(item.body) == hash || holds_loop_with_body(item.body, hash)) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+void add_access(std::vector<AccessCount>& accesses, const Access& access, std::int64_t times) {
+  for (AccessCount& a : accesses) {
+    if (a.access == access) {
+      a.count += times;
+      return;
+    }
+  }
+  accesses.push_back(AccessCount{access, times});
+}
 
 bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && count == other.count && sectors == other.sectors &&
@@ -29,9 +54,10 @@ bool TraceItem::operator==(const TraceItem& other) const {
 void rehash(TraceItem& item) {
   std::size_t h = mix(static_cast<std::size_t>(item.kind), static_cast<std::size_t>(item.count));
   h = mix(h, static_cast<std::size_t>(item.sectors));
-  for (const Access& a : item.accesses) {
-    h = mix(h, static_cast<std::size_t>(a.space) * 4 + static_cast<std::size_t>(a.kind));
-    h = mix(h, static_cast<std::size_t>(a.sectors));
+  for (const AccessCount& a : item.accesses) {
+    h = mix(h, static_cast<std::size_t>(a.access.space) * 4 + static_cast<std::size_t>(a.access.kind));
+    h = mix(h, static_cast<std::size_t>(a.access.sectors));
+    h = mix(h, static_cast<std::size_t>(a.count));
   }
   for (const TraceItem& b : item.body) h = mix(h, b.hash);
   item.hash = h;
@@ -41,7 +67,7 @@ void TraceFolder::instruction(const DecodedInstruction&, const Access* access) {
   const bool global = access != nullptr && access->space == StateSpace::global;
   if (!global) {
     ++pending_calc_;
-    if (access != nullptr) pending_accesses_.push_back(*access);
+    if (access != nullptr) add_access(pending_accesses_, *access);
     return;
   }
   flush_calc();
@@ -126,6 +152,66 @@ bool TraceFolder::fold_tail() {
     return true;
   }
   return false;
+}
+
+TraceFolder::Signature TraceFolder::signature() const {
+  Signature s;
+  s.items.reserve(items_.size());
+  for (const TraceItem& item : items_) {
+    const bool loop = item.kind == TraceItem::Kind::loop;
+    s.items.push_back(Signature::Item{item.hash, loop ? body_hash(item.body) : 0, loop ? item.count : 0});
+  }
+  s.matched = matched_;
+  s.pending_calc = pending_calc_;
+  s.pending_accesses = pending_accesses_;
+  return s;
+}
+
+bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
+  if (times <= 0) return true;
+  if (matched_ != before.matched || items_.size() != before.items.size()) return false;
+  const std::size_t n = items_.size();
+  std::size_t changed = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (items_[i].hash == before.items[i].hash) continue;
+    if (changed != n) return false;
+    changed = i;
+  }
+  if (changed == n) {
+    // Only the pending calc period grew: it grows by the same amounts each time.
+    if (pending_calc_ < before.pending_calc || pending_accesses_.size() < before.pending_accesses.size()) return false;
+    for (std::size_t i = 0; i < before.pending_accesses.size(); ++i) {
+      if (!(pending_accesses_[i].access == before.pending_accesses[i].access) ||
+          pending_accesses_[i].count < before.pending_accesses[i].count) {
+        return false;
+      }
+    }
+    const std::vector<AccessCount> grown = pending_accesses_;
+    pending_calc_ += (pending_calc_ - before.pending_calc) * times;
+    for (std::size_t i = 0; i < grown.size(); ++i) {
+      const std::int64_t old = i < before.pending_accesses.size() ? before.pending_accesses[i].count : 0;
+      pending_accesses_[i].count += (grown[i].count - old) * times;
+    }
+    return true;
+  }
+  // One loop ran more iterations and nothing else changed (the items after it are the same
+  // partial iteration). Its count is compared with nothing (no other item holds a loop of the
+  // same body), so the intermediate counts that the closed form skips could not have changed
+  // how later items fold.
+  if (pending_calc_ != before.pending_calc || pending_accesses_ != before.pending_accesses) return false;
+  TraceItem& loop = items_[changed];
+  const Signature::Item& old = before.items[changed];
+  if (loop.kind != TraceItem::Kind::loop || old.count == 0 || body_hash(loop.body) != old.body_hash || loop.count <= old.count) {
+    return false;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const TraceItem& item = items_[i];
+    if (item.kind != TraceItem::Kind::loop) continue;
+    if ((i != changed && body_hash(item.body) == old.body_hash) || holds_loop_with_body(item.body, old.body_hash)) return false;
+  }
+  loop.count += (loop.count - old.count) * times;
+  rehash(loop);
+  return true;
 }
 
 std::vector<TraceItem> TraceFolder::finish() {

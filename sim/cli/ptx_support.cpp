@@ -32,8 +32,9 @@ std::string note_text(const isa::Op& op, const ptx::OpNote& note) {
   std::string text;
   if (op.kind == isa::OpKind::calc) {
     text = std::to_string(note.instructions) + " instruction" + (note.instructions == 1 ? "" : "s");
-    for (const ptx::Access& a : note.accesses) {
-      text += std::string(", ") + ptx::to_string(a.space) + " " + kind_name(a.kind);
+    for (const ptx::AccessCount& a : note.accesses) {
+      text += std::string(", ") + (a.count == 1 ? "" : std::to_string(a.count) + " x ") + ptx::to_string(a.access.space) + " " +
+              kind_name(a.access.kind);
     }
   } else if (isa::is_memory(op.kind)) {
     text = note.sectors < 0 ? "sectors unknown" : std::to_string(note.sectors) + " sector" + (note.sectors == 1 ? "" : "s");
@@ -41,11 +42,13 @@ std::string note_text(const isa::Op& op, const ptx::OpNote& note) {
   return text;
 }
 
-nlohmann::ordered_json access_json(const ptx::Access& a) {
+nlohmann::ordered_json access_json(const ptx::AccessCount& counted) {
+  const ptx::Access& a = counted.access;
   nlohmann::ordered_json j;
   j["space"] = ptx::to_string(a.space);
   j["kind"] = kind_name(a.kind);
   j["sectors"] = a.sectors < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(a.sectors);
+  j["count"] = counted.count;
   return j;
 }
 
@@ -68,7 +71,7 @@ nlohmann::ordered_json ops_json(const ptx::WarpProgram& p, std::size_t& i) {
       if (op.kind == isa::OpKind::calc) {
         j["instructions"] = note.instructions;
         nlohmann::ordered_json accesses = nlohmann::ordered_json::array();
-        for (const ptx::Access& a : note.accesses) accesses.push_back(access_json(a));
+        for (const ptx::AccessCount& a : note.accesses) accesses.push_back(access_json(a));
         j["accesses"] = accesses;
       } else {
         j["space"] = "global";

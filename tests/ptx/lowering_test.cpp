@@ -170,7 +170,9 @@ TEST(PtxLowering, HandWrittenCases) {
 TEST(PtxLowering, BarrierCountsSharedAccessesInsideCalcPeriods) {
   const LoweredKernel k = lower("tests/ptx/cases/barrier.ptx", {1, 1, 1}, {64, 1, 1});
   std::vector<Access> accesses;
-  for (const OpNote& note : k.programs[0].notes) accesses.insert(accesses.end(), note.accesses.begin(), note.accesses.end());
+  for (const OpNote& note : k.programs[0].notes) {
+    for (const AccessCount& a : note.accesses) accesses.insert(accesses.end(), static_cast<std::size_t>(a.count), a.access);
+  }
   ASSERT_EQ(accesses.size(), 2u);
   EXPECT_EQ(accesses[0].space, StateSpace::shared);
   EXPECT_EQ(accesses[0].kind, AccessKind::store);
@@ -244,8 +246,13 @@ TEST(PtxLowering, KernelSelection) {
 
 TEST(PtxLowering, AbsurdLaunchesAreRefused) {
   EXPECT_THROW(lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 1, 1}, {2048, 1, 1}, {{"N", "1"}}), InputError);
-  EXPECT_THROW(lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1 << 30, 1, 1}, {1024, 1, 1}, {{"N", "1"}}), InputError);
   EXPECT_THROW(lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 70000, 1}, {32, 1, 1}, {{"N", "1"}}), InputError);
+  EXPECT_THROW(lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {std::int64_t{1} << 31, 1, 1}, {32, 1, 1}, {{"N", "1"}}), InputError);
+  // 2^35 warps are a legal launch: lowered as classes (the reference path refuses over 2^22 warps).
+  const LoweredKernel big = lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1 << 30, 1, 1}, {1024, 1, 1}, {{"N", "1"}});
+  EXPECT_EQ(big.warp_programs.warps(), std::int64_t{1} << 35);
+  ASSERT_EQ(big.programs.size(), 1u);
+  EXPECT_EQ(big.programs[0].warps, std::int64_t{1} << 35);
 }
 
 TEST(PtxLowering, MultiDimensionalLaunch) {
@@ -308,7 +315,7 @@ TEST(PtxRegressions, ConstructsFromRealNvccOutput) {
   EXPECT_EQ(counts(local), (std::vector<Counts>{{1, 0, 0}}));
   std::vector<StateSpace> spaces;
   for (const OpNote& note : local.programs[0].notes) {
-    for (const Access& a : note.accesses) spaces.push_back(a.space);
+    for (const AccessCount& a : note.accesses) spaces.push_back(a.access.space);
   }
   EXPECT_EQ(spaces, (std::vector<StateSpace>{StateSpace::local, StateSpace::local}));
 }
@@ -324,7 +331,7 @@ TEST(PtxRegressions, SecondStressRun) {
     EXPECT_EQ(counts(k), (std::vector<Counts>{{1, 0, 1}})) << file;
     std::vector<StateSpace> spaces;
     for (const OpNote& note : k.programs[0].notes) {
-      for (const Access& a : note.accesses) spaces.push_back(a.space);
+      for (const AccessCount& a : note.accesses) spaces.push_back(a.access.space);
     }
     EXPECT_EQ(spaces, (std::vector<StateSpace>{std::string(file) == "cvta_param.ptx" ? StateSpace::param : StateSpace::shared})) << file;
     EXPECT_EQ(k.unknown_branches.count, 0) << file;

@@ -1,0 +1,286 @@
+// Loops in closed form (docs/ptx.md, "Loops in closed form"). When a warp comes back to a loop
+// header, the emulator compares its state with the state some iterations before: the change
+// of every relevant register is a hypothesis (the induction variables advance by that much per
+// iteration). The next iteration then runs concretely with a loop symbol J beside it, each
+// register known as an affine form in J, and every decision and access checked to be the same
+// for all J in [0, count), narrowing count where one would change. If the iteration ends in
+// exactly the start state plus the change (the induction holds) the count - 1 iterations
+// that behave alike are added to the trace in closed form and the registers advanced; otherwise
+// nothing was assumed and the loop simply goes on iterating.
+#include <algorithm>
+#include <numeric>
+
+#include "frontends/ptx/emulator.hpp"
+#include "frontends/ptx/lane_arith.hpp"
+#include "isa/input_error.hpp"
+
+namespace warpsim::ptx {
+namespace {
+
+constexpr std::int64_t kLoopSymbolCount = std::int64_t{1} << 40;  // iterations one closed form may cover
+constexpr int kLargestPeriod = 64;                                  // iterations per step of J
+constexpr int kMostFailures = 24;                                    // then the loop is left alone
+
+}  // namespace
+
+bool WarpEmulator::take_snapshot(LoopSnapshot& s) const {
+  const Frame& frame = frames_.back();
+  const std::vector<std::uint32_t>& list = relevant_list_[frame.function];
+  s.depth = frames_.size();
+  s.function = frame.function;
+  s.stack = frame.stack;
+  s.alive = alive_;
+  s.values.resize(list.size() * 32);
+  s.known.resize(list.size());
+  s.coefficients.clear();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::size_t r = frame.register_base + list[i];
+    std::copy_n(&values_[r * 32], 32, &s.values[i * 32]);
+    s.known[i] = known_[r];
+    if (const Coefficients* c = coefficients(r); c != nullptr) s.coefficients.emplace_back(static_cast<std::uint32_t>(i), *c);
+  }
+  s.param_store = param_store_;
+  s.loop_exit_counts = loop_exit_counts_;
+  s.alloca_top = alloca_top_;
+  return true;
+}
+
+namespace {
+
+// Everything but the registers: the same path state.
+template <typename Snapshot>
+bool same_shape(const Snapshot& a, const Snapshot& b) {
+  return a.depth == b.depth && a.function == b.function && a.stack == b.stack && a.alive == b.alive &&
+         a.param_store == b.param_store && a.loop_exit_counts == b.loop_exit_counts && a.alloca_top == b.alloca_top;
+}
+
+template <typename Coefficients>
+const Coefficients* find_coefficients(const std::vector<std::pair<std::uint32_t, Coefficients>>& list, std::uint32_t i) {
+  for (const auto& [position, c] : list) {
+    if (position == i) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void WarpEmulator::loop_arrival() {
+  const Frame& frame = frames_.back();
+  const std::size_t depth = frames_.size();
+  const std::uint32_t header = frame.stack.back().pc;
+  const std::size_t stack_size = frame.stack.size();
+  const auto matches = [&](const LoopTracker& t) {
+    return t.depth == depth && t.function == frame.function && t.header == header && t.stack_size == stack_size;
+  };
+  for (std::size_t i = runs_.size(); i-- > 0;) {
+    if (!matches(trackers_[runs_[i].tracker])) continue;
+    while (runs_.size() > i + 1) drop_run();  // loops inside this one are over
+    LoopRun& run = runs_.back();
+    LoopTracker& t = trackers_[run.tracker];
+    ++t.arrivals;
+    if (++run.arrivals < t.period) return;
+    const int period_before = t.period;
+    switch (end_run(run)) {  // pops the run
+      case RunEnd::jumped:
+        t.failures = 0;
+        t.snapshotted = false;
+        t.next_attempt = t.arrivals + 1;
+        break;
+      case RunEnd::soft_failure:
+        if (++t.failures >= kMostFailures) break;
+        take_snapshot(t.snapshot);  // this iteration's end is the next attempt's start
+        t.snapshot.arrival = t.arrivals;
+        t.snapshotted = true;
+        break;
+      case RunEnd::failure:
+        ++t.failures;
+        t.snapshotted = false;
+        t.next_attempt = t.arrivals + (t.period != period_before ? 1 : (std::int64_t{1} << std::min(t.failures, 20)));
+        break;
+    }
+    return;
+  }
+  std::size_t index = 0;
+  while (index < trackers_.size() && !matches(trackers_[index])) ++index;
+  if (index == trackers_.size()) {
+    LoopTracker t;
+    t.depth = depth;
+    t.function = frame.function;
+    t.header = header;
+    t.stack_size = stack_size;
+    trackers_.push_back(std::move(t));
+  }
+  LoopTracker& t = trackers_[index];
+  ++t.arrivals;
+  if (t.failures >= kMostFailures) return;
+  if (t.snapshotted && t.arrivals == t.snapshot.arrival + t.period) {
+    t.snapshotted = false;
+    if (start_run(index)) return;
+    ++trackers_[index].failures;
+    trackers_[index].next_attempt = trackers_[index].arrivals + (std::int64_t{1} << std::min(trackers_[index].failures, 20));
+    return;
+  }
+  if (!t.snapshotted && t.arrivals >= t.next_attempt) {
+    take_snapshot(t.snapshot);
+    t.snapshot.arrival = t.arrivals;
+    t.snapshotted = true;
+  }
+}
+
+bool WarpEmulator::start_run(std::size_t tracker) {
+  if ((allocated_ | ((1u << kBlockSymbols) - 1)) == (1u << kMaxSymbols) - 1) return false;  // no symbol left
+  LoopRun run;
+  run.tracker = tracker;
+  take_snapshot(run.start);
+  const LoopSnapshot& before = trackers_[tracker].snapshot;
+  const LoopSnapshot& now = run.start;
+  if (!same_shape(before, now)) return false;
+  const Frame& frame = frames_.back();
+  const DecodedFunction& f = module_.functions[frame.function];
+  const std::vector<std::uint32_t>& list = relevant_list_[frame.function];
+  run.delta.assign(list.size() * 32, 0);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (before.known[i] != now.known[i]) return false;
+    const int bits = width(f.register_types[list[i]]);
+    const auto* c0 = find_coefficients(before.coefficients, static_cast<std::uint32_t>(i));
+    const auto* c1 = find_coefficients(now.coefficients, static_cast<std::uint32_t>(i));
+    for (std::uint32_t l = now.known[i]; l != 0; l &= l - 1) {
+      const auto lane = static_cast<std::size_t>(std::countr_zero(l));
+      for (std::uint32_t m = live_; m != 0; m &= m - 1) {  // the step must not depend on the other symbols
+        const auto v = static_cast<std::size_t>(std::countr_zero(m));
+        const std::uint64_t a = c0 == nullptr ? 0 : c0->lane[v][lane], b = c1 == nullptr ? 0 : c1->lane[v][lane];
+        if (truncate(a - b, bits) != 0) return false;
+      }
+      run.delta[i * 32 + lane] = truncate(now.values[i * 32 + lane] - before.values[i * 32 + lane], bits);
+    }
+  }
+  int symbol = kBlockSymbols;
+  while ((allocated_ >> symbol) & 1) ++symbol;
+  allocated_ |= 1u << symbol;
+  live_ |= 1u << symbol;
+  symbols_[static_cast<std::size_t>(symbol)] = Symbol{true, 0, kLoopSymbolCount};
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    bool moves = false;
+    for (std::size_t lane = 0; lane < 32; ++lane) moves = moves || run.delta[i * 32 + lane] != 0;
+    if (!moves) continue;
+    Coefficients& c = writable_coefficients(frame.register_base + list[i]);
+    std::copy_n(&run.delta[i * 32], 32, c.lane[static_cast<std::size_t>(symbol)].begin());
+    c.symbols |= 1u << symbol;
+  }
+  run.symbol = symbol;
+  run.steps = steps_;
+  run.unknown_branches = unknown_branches_.count;
+  run.folder = folder_->signature();
+  trackers_[tracker].running = true;
+  runs_.push_back(std::move(run));
+  return true;
+}
+
+WarpEmulator::RunEnd WarpEmulator::end_run(LoopRun& run) {
+  const auto symbol = static_cast<std::size_t>(run.symbol);
+  const std::int64_t count = symbols_[symbol].count;
+  LoopSnapshot now;
+  take_snapshot(now);
+  const LoopSnapshot& start = run.start;
+  const Frame& frame = frames_.back();
+  const DecodedFunction& f = module_.functions[frame.function];
+  const std::vector<std::uint32_t>& list = relevant_list_[frame.function];
+  bool holds = count > 1 && same_shape(start, now);
+  for (std::size_t i = 0; i < list.size() && holds; ++i) {
+    if (start.known[i] != now.known[i]) {
+      holds = false;
+      break;
+    }
+    const int bits = width(f.register_types[list[i]]);
+    const auto* c0 = find_coefficients(start.coefficients, static_cast<std::uint32_t>(i));
+    const auto* c1 = find_coefficients(now.coefficients, static_cast<std::uint32_t>(i));
+    if (c1 != nullptr && c1->poisoned) holds = false;
+    for (std::uint32_t l = now.known[i]; l != 0 && holds; l &= l - 1) {
+      const auto lane = static_cast<std::size_t>(std::countr_zero(l));
+      const std::uint64_t delta = run.delta[i * 32 + lane];
+      for (std::uint32_t m = live_; m != 0; m &= m - 1) {
+        const auto v = static_cast<std::size_t>(std::countr_zero(m));
+        const std::uint64_t a = c0 == nullptr ? 0 : c0->lane[v][lane], b = c1 == nullptr ? 0 : c1->lane[v][lane];
+        if (truncate(b - (v == symbol ? delta : a), bits) != 0) holds = false;  // same form, one step on
+      }
+      if (truncate(now.values[i * 32 + lane] - start.values[i * 32 + lane] - delta, bits) != 0) holds = false;
+    }
+  }
+  if (!holds) {
+    drop_run();
+    return RunEnd::failure;
+  }
+  const std::int64_t more = count - 1;
+  const std::int64_t per_iteration = steps_ - run.steps;
+  std::int64_t added = 0;
+  if (__builtin_mul_overflow(per_iteration, more, &added) || steps_ + added > options_.max_steps_per_warp) {
+    const DecodedInstruction& at = f.code[frame.stack.back().pc];
+    throw InputError(SourceLocation{module_.file, at.pos.line, at.pos.column},
+                     "warp " + std::to_string(warp_) + " ran more than " + std::to_string(options_.max_steps_per_warp) +
+                         " instructions (the limit; raise it with --max-steps)");
+  }
+  if (!folder_->repeat_since(run.folder, more)) {
+    drop_run();
+    return RunEnd::soft_failure;
+  }
+  steps_ += added;
+  unknown_branches_.count += (unknown_branches_.count - run.unknown_branches) * more;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::size_t r = frame.register_base + list[i];
+    const int bits = width(f.register_types[list[i]]);
+    for (std::uint32_t l = known_[r]; l != 0; l &= l - 1) {
+      const auto lane = static_cast<std::size_t>(std::countr_zero(l));
+      values_[r * 32 + lane] = truncate(values_[r * 32 + lane] + run.delta[i * 32 + lane] * static_cast<std::uint64_t>(more), bits);
+    }
+  }
+  // Values that nothing observes were not followed through the skipped iterations.
+  const std::vector<bool>& relevant = relevant_[frame.function];
+  for (std::uint32_t reg = 0; reg < f.register_count; ++reg) {
+    if (relevant[reg]) continue;
+    known_[frame.register_base + reg] = 0;
+    clear_coefficients(frame.register_base + reg);
+  }
+  drop_run();
+  return RunEnd::jumped;
+}
+
+void WarpEmulator::drop_run() {
+  const LoopRun& run = runs_.back();
+  const int symbol = run.symbol;
+  const std::uint32_t bit = 1u << symbol;
+  for (std::size_t r = 0; r < coefficient_slot_.size(); ++r) {
+    const std::int32_t slot = coefficient_slot_[r];
+    if (slot < 0) continue;
+    Coefficients& c = coefficient_pool_[static_cast<std::size_t>(slot)];
+    if ((c.symbols & bit) == 0) continue;
+    c.lane[static_cast<std::size_t>(symbol)].fill(0);
+    c.symbols &= ~bit;
+    if (c.symbols == 0) clear_coefficients(r);
+  }
+  symbols_[static_cast<std::size_t>(symbol)] = Symbol{};
+  live_ &= ~bit;
+  allocated_ &= ~bit;
+  trackers_[run.tracker].running = false;
+  runs_.pop_back();
+}
+
+void WarpEmulator::drop_runs_from(std::size_t depth) {
+  while (!runs_.empty() && trackers_[runs_.back().tracker].depth >= depth) drop_run();
+  for (LoopTracker& t : trackers_) {
+    if (t.depth < depth || t.running) continue;
+    t.arrivals = 0;
+    t.snapshotted = false;
+    t.next_attempt = 2;
+    t.failures = 0;
+  }
+}
+
+void WarpEmulator::period_hint(int symbol, std::int64_t period) {
+  for (LoopRun& run : runs_) {
+    if (run.symbol != symbol) continue;
+    LoopTracker& t = trackers_[run.tracker];
+    t.period = static_cast<int>(std::min<std::int64_t>(kLargestPeriod, std::lcm<std::int64_t>(t.period, period)));
+  }
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,580 @@
+// The warp emulator's symbolic layer (docs/ptx.md, "Warps in classes"). A class emulation runs
+// the first block of a box (and the first iteration of a loop run in closed form) concretely,
+// and keeps beside each register how its lanes vary with the symbols' indices: per lane an
+// integer coefficient per symbol, so that at index i the value is base + sum(coefficient x i).
+// Whenever something the warp issues (a branch, a guard, a memory access's sectors or space)
+// could differ inside the box, the box is narrowed until it cannot: the concrete run stays
+// exact for every block left in it.
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "frontends/ptx/emulator.hpp"
+#include "frontends/ptx/lane_arith.hpp"
+
+namespace warpsim::ptx {
+
+struct WarpEmulator::LaneForm {
+  Wide c = 0;
+  std::array<Wide, kMaxSymbols> b{};
+  Wide lo = 0, hi = 0;
+};
+
+namespace {
+
+// Outcome of an ordered or equality comparison of d = x - y with 0.
+bool compare_with_zero(Compare compare, Wide d) {
+  switch (compare) {
+    case Compare::eq: return d == 0;
+    case Compare::ne: return d != 0;
+    case Compare::lt: case Compare::lo: return d < 0;
+    case Compare::le: case Compare::ls: return d <= 0;
+    case Compare::gt: case Compare::hi: return d > 0;
+    case Compare::ge: case Compare::hs: return d >= 0;
+    default: return false;
+  }
+}
+
+bool is_integer_compare(Compare compare) {
+  switch (compare) {
+    case Compare::eq: case Compare::ne: case Compare::lt: case Compare::le: case Compare::gt: case Compare::ge:
+    case Compare::lo: case Compare::ls: case Compare::hi: case Compare::hs: return true;
+    default: return false;
+  }
+}
+
+std::int64_t gcd64(std::int64_t a, std::int64_t b) { return std::gcd(a < 0 ? -a : a, b < 0 ? -b : b); }
+
+constexpr std::int64_t kLargestResidueCut = 64;  // larger moduli fix the symbol instead
+
+}  // namespace
+
+bool WarpEmulator::tainted(std::size_t r) const {
+  const std::int32_t slot = coefficient_slot_[r];
+  return slot >= 0 && (coefficient_pool_[static_cast<std::size_t>(slot)].symbols & live_) != 0;
+}
+
+const WarpEmulator::Coefficients* WarpEmulator::coefficients(std::size_t r) const {
+  const std::int32_t slot = coefficient_slot_[r];
+  return slot < 0 ? nullptr : &coefficient_pool_[static_cast<std::size_t>(slot)];
+}
+
+WarpEmulator::Coefficients& WarpEmulator::writable_coefficients(std::size_t r) {
+  std::int32_t& slot = coefficient_slot_[r];
+  if (slot < 0) {
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+      coefficient_pool_[static_cast<std::size_t>(slot)] = Coefficients{};
+    } else {
+      slot = static_cast<std::int32_t>(coefficient_pool_.size());
+      coefficient_pool_.emplace_back();
+    }
+  }
+  return coefficient_pool_[static_cast<std::size_t>(slot)];
+}
+
+void WarpEmulator::clear_coefficients(std::size_t r) {
+  std::int32_t& slot = coefficient_slot_[r];
+  if (slot < 0) return;
+  free_slots_.push_back(slot);
+  slot = -1;
+}
+
+void WarpEmulator::clear_frame_coefficients(std::size_t base, std::uint32_t count) {
+  for (std::size_t r = base; r < base + count; ++r) clear_coefficients(r);
+}
+
+std::uint32_t WarpEmulator::symbols_of(const Arg& a) const {
+  if (a.kind != Arg::Kind::reg) return 0;
+  const Coefficients* c = coefficients(frames_.back().register_base + a.reg);
+  return c == nullptr ? 0 : c->symbols & live_;
+}
+
+std::uint64_t WarpEmulator::source_value(std::size_t i, int lane) const {
+  return captured_[i][static_cast<std::size_t>(lane)];
+}
+
+void WarpEmulator::capture_sources(const DecodedInstruction& in) {
+  const std::size_t base = frames_.back().register_base;
+  for (std::size_t i = 0; i < in.srcs.size() && i < captured_.size(); ++i) {
+    const Arg& a = in.srcs[i];
+    if (a.kind == Arg::Kind::reg) {
+      std::copy_n(&values_[(base + a.reg) * 32], 32, captured_[i].begin());
+    } else {
+      captured_[i].fill(a.imm);
+    }
+  }
+}
+
+bool WarpEmulator::form_of(const Arg& a, int lane, ScalarType type, LaneForm& f, const std::uint64_t* raw_value) const {
+  const int bits = width(type);
+  const std::uint64_t raw = raw_value != nullptr ? *raw_value
+                            : a.kind == Arg::Kind::reg ? values_[(frames_.back().register_base + a.reg) * 32 + static_cast<std::size_t>(lane)]
+                                                       : a.imm;
+  const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(frames_.back().register_base + a.reg) : nullptr;
+  f = LaneForm{};
+  f.c = type.is_signed() ? static_cast<Wide>(sign_extend(raw, bits)) : static_cast<Wide>(truncate(raw, bits));
+  f.lo = f.hi = f.c;
+  if (c != nullptr) {
+    for (std::uint32_t m = c->symbols & live_; m != 0; m &= m - 1) {
+      const auto v = static_cast<std::size_t>(std::countr_zero(m));
+      const Wide b = static_cast<Wide>(sign_extend(c->lane[v][static_cast<std::size_t>(lane)], bits));
+      f.b[v] = b;
+      const Wide span = b * static_cast<Wide>(symbols_[v].count - 1);
+      (span < 0 ? f.lo : f.hi) += span;
+    }
+  }
+  const Wide one = 1;
+  const Wide lowest = type.is_signed() ? -(one << (bits - 1)) : 0;
+  const Wide highest = type.is_signed() ? (one << (bits - 1)) - 1 : (one << bits) - 1;
+  return f.lo >= lowest && f.hi <= highest;
+}
+
+void WarpEmulator::narrow(int symbol, std::int64_t count, SplitKind kind) {
+  Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
+
+  if (count >= s.count) return;
+  if (!s.loop) splits_->push_back(ClassSplit{kind, s.dim, kind == SplitKind::each ? s.count : count});
+  s.count = count;
+  if (count <= 1) live_ &= ~(1u << symbol);
+}
+
+void WarpEmulator::fix(int symbol) { narrow(symbol, 1, SplitKind::each); }
+
+void WarpEmulator::fix_all(std::uint32_t symbols) {
+  for (std::uint32_t m = symbols & live_; m != 0; m &= m - 1) fix(std::countr_zero(m));
+}
+
+void WarpEmulator::residue_cut(int symbol, std::int64_t modulus) {
+  const Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
+  if (s.loop) {
+    period_hint(symbol, modulus);
+    fix(symbol);
+  } else if (modulus > kLargestResidueCut || modulus >= s.count) {
+    fix(symbol);
+  } else {
+    throw RestartClass{ClassSplit{SplitKind::residue, s.dim, modulus}};
+  }
+}
+
+// Narrows the live symbols among `involved` until `uniform()` holds, keeping the first block
+// (index 0 of every symbol): first by the longest prefix of one symbol (a bound check splits
+// the grid where it starts to fail), else by fixing one symbol, innermost loop first.
+template <typename Uniform>
+void WarpEmulator::narrow_until(Uniform uniform, std::uint32_t involved) {
+  const auto set_count = [&](int v, std::int64_t n) {
+    symbols_[static_cast<std::size_t>(v)].count = n;
+    live_ = n > 1 ? live_ | (1u << v) : live_ & ~(1u << v);
+  };
+  while (!uniform()) {
+    const std::uint32_t candidates = involved & live_;
+    if (candidates == 0) throw std::logic_error("internal: a value varies over no symbol");
+    bool narrowed = false;
+    for (int v = kMaxSymbols - 1; v >= 0 && !narrowed; --v) {
+      if (((candidates >> v) & 1) == 0) continue;
+      const std::int64_t full = symbols_[static_cast<std::size_t>(v)].count;
+      set_count(v, 1);
+      const bool alone = uniform();
+      set_count(v, full);
+      if (!alone) continue;
+      std::int64_t good = 1, bad = full;
+      while (bad - good > 1) {
+        const std::int64_t mid = good + (bad - good) / 2;
+        set_count(v, mid);
+        (uniform() ? good : bad) = mid;
+        set_count(v, full);
+      }
+      narrow(v, good, SplitKind::prefix);
+      narrowed = true;
+    }
+    if (narrowed) continue;
+    int pick = -1;
+    for (int v = kMaxSymbols - 1; v >= kBlockSymbols && pick < 0; --v) {
+      if ((candidates >> v) & 1) pick = v;
+    }
+    for (int v = 0; v < kBlockSymbols && pick < 0; ++v) {
+      if (((candidates >> v) & 1) == 0) continue;
+      if (pick < 0 || symbols_[static_cast<std::size_t>(v)].count < symbols_[static_cast<std::size_t>(pick)].count) pick = v;
+    }
+    fix(pick);
+  }
+}
+
+void WarpEmulator::force_uniform_compare(const DecodedInstruction&, const Arg& a, const Arg& b, Compare compare,
+                                         ScalarType type, std::uint32_t lanes) {
+  const std::uint32_t involved = symbols_of(a) | symbols_of(b);
+  if (involved == 0) return;
+  if (type.is_float() || !is_integer_compare(compare)) {
+    fix_all(involved);
+    return;
+  }
+  narrow_until([&] {
+    for (std::uint32_t m = lanes; m != 0; m &= m - 1) {
+      const int lane = std::countr_zero(m);
+      LaneForm x, y;
+      if (!form_of(a, lane, type, x) || !form_of(b, lane, type, y)) return false;
+      Wide lo = x.c - y.c, hi = lo;
+      bool constant = true;
+      for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+        const Wide d = x.b[v] - y.b[v];
+        if (d == 0 || ((live_ >> v) & 1) == 0) continue;
+        constant = false;
+        const Wide span = d * static_cast<Wide>(symbols_[v].count - 1);
+        (span < 0 ? lo : hi) += span;
+      }
+      if (constant) continue;
+      if (compare == Compare::eq || compare == Compare::ne) {
+        if (lo <= 0 && hi >= 0) return false;
+      } else if (compare_with_zero(compare, lo) != compare_with_zero(compare, hi)) {
+        return false;
+      }
+    }
+    return true;
+  }, involved);
+}
+
+void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown) {
+  const std::size_t base = frames_.back().register_base;
+  const std::uint32_t executing = gtrue | gunknown;
+  if (in.has_guard && tainted(base + in.guard_reg)) fix_all(coefficients(base + in.guard_reg)->symbols);
+  const auto fix_sources = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to && i < in.srcs.size(); ++i) fix_all(symbols_of(in.srcs[i]));
+  };
+  switch (in.opcode) {
+    case Opcode::brx: case Opcode::vote: case Opcode::alloca: fix_sources(0, in.srcs.size()); return;
+    case Opcode::shfl: fix_sources(1, 3); return;  // the lane operands; the value is propagated
+    case Opcode::st:
+      if (in.space == StateSpace::param) fix_sources(0, in.srcs.size());  // the param space keeps plain values
+      break;
+    case Opcode::setp: case Opcode::set: case Opcode::min: case Opcode::max: {
+      bool relevant = false;
+      for (const Arg& d : in.dsts) relevant = relevant || (d.kind == Arg::Kind::reg && relevant_[frames_.back().function][d.reg]);
+      if (!relevant || in.srcs.size() < 2) return;
+      std::uint32_t lanes = gtrue;
+      for (std::size_t i = 0; i < 2; ++i) {
+        if (in.srcs[i].kind == Arg::Kind::reg) lanes &= known_[base + in.srcs[i].reg];
+      }
+      const bool compare = in.opcode == Opcode::setp || in.opcode == Opcode::set;
+      const ScalarType type = compare ? in.src_type : in.type;
+      force_uniform_compare(in, in.srcs[0], in.srcs[1], compare ? in.compare : Compare::lt, type, lanes);
+      if (compare && in.srcs.size() > 2) fix_sources(2, 3);
+      return;
+    }
+    default: break;
+  }
+  (void)active;
+  const bool memory = in.opcode == Opcode::ld || in.opcode == Opcode::ldu || in.opcode == Opcode::st ||
+                      in.opcode == Opcode::atom || in.opcode == Opcode::red || in.opcode == Opcode::cp_async ||
+                      in.opcode == Opcode::tex || in.opcode == Opcode::surface;
+  if (!memory || in.space == StateSpace::param) return;
+  if (in.opcode == Opcode::cp_async) fix_sources(0, in.srcs.size());
+  if (in.address.base.kind == Arg::Kind::reg && tainted(base + in.address.base.reg)) observe_access(in, executing);
+}
+
+// The access's space and sectors must be the same for every block of the box. Lanes that move
+// together by a multiple of 32 bytes touch as many sectors; other shifts are tried one by one.
+void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t lanes) {
+  const std::size_t r = frames_.back().register_base + in.address.base.reg;
+  while (tainted(r)) {
+    if ((lanes & ~known_[r]) != 0 || lanes == 0) return;  // an unknown address: unknown sectors anyway
+    const Coefficients& c = *coefficients(r);
+    bool mixed = false;
+    for (std::uint32_t m = c.symbols & live_; m != 0 && !mixed; m &= m - 1) {
+      const auto v = static_cast<std::size_t>(std::countr_zero(m));
+      const std::uint64_t first = c.lane[v][static_cast<std::size_t>(std::countr_zero(lanes))];
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+        if (c.lane[v][static_cast<std::size_t>(std::countr_zero(l))] != first) {
+          fix(static_cast<int>(v));  // lanes drift apart: their sectors change from block to block
+          mixed = true;
+          break;
+        }
+      }
+    }
+    if (mixed) continue;
+    const std::uint32_t involved = c.symbols & live_;
+    const int lane0 = std::countr_zero(lanes);
+    narrow_until([&] {
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+        LaneForm f;
+        if (!form_of(in.address.base, std::countr_zero(l), ScalarType{TypeKind::u, 64}, f)) return false;
+        const auto lo = static_cast<std::uint64_t>(f.lo), hi = static_cast<std::uint64_t>(f.hi);
+        if (space_of_generic(lo) != space_of_generic(hi)) return false;
+      }
+      return true;
+    }, involved);
+    if (!tainted(r)) return;
+    std::int64_t step = 32;
+    for (std::uint32_t m = coefficients(r)->symbols & live_; m != 0; m &= m - 1) {
+      const auto v = static_cast<std::size_t>(std::countr_zero(m));
+      step = gcd64(step, static_cast<std::int64_t>(coefficients(r)->lane[v][static_cast<std::size_t>(lane0)] & 31));
+    }
+    if (step == 32) return;
+    const Access reference = access_of(in, lanes);
+    bool same = true;
+    std::uint64_t* row = &values_[r * 32];
+    for (std::int64_t shift = step; shift < 32 && same; shift += step) {
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) row[std::countr_zero(l)] += static_cast<std::uint64_t>(shift);
+      same = access_of(in, lanes) == reference;
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) row[std::countr_zero(l)] -= static_cast<std::uint64_t>(shift);
+    }
+    if (same) return;
+    for (int v = kMaxSymbols - 1; v >= 0; --v) {
+      if (((coefficients(r)->symbols & live_) >> v & 1) == 0) continue;
+      const auto b = static_cast<std::int64_t>(coefficients(r)->lane[static_cast<std::size_t>(v)][static_cast<std::size_t>(lane0)] & 31);
+      if (b == 0) continue;
+      residue_cut(v, 32 / gcd64(b, 32));
+      break;
+    }
+  }
+}
+
+void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executing) {
+  const Frame& frame = frames_.back();
+  const std::size_t base = frame.register_base;
+  bool any_tainted = false;
+  for (const Arg& s : in.srcs) any_tainted = any_tainted || (s.kind == Arg::Kind::reg && tainted(base + s.reg));
+  const bool loads = in.opcode == Opcode::ld || in.opcode == Opcode::ldu || in.opcode == Opcode::atom;
+  if (loads && in.space != StateSpace::param) any_tainted = false;  // the result is a loaded (unknown) value
+  bool dst_has_coefficients = false;
+  for (const Arg& d : in.dsts) dst_has_coefficients = dst_has_coefficients || (d.kind == Arg::Kind::reg && coefficient_slot_[base + d.reg] >= 0);
+  if (!any_tainted && !dst_has_coefficients) return;
+
+  Coefficients result;
+  std::uint32_t involved = 0;
+  for (const Arg& s : in.srcs) involved |= symbols_of(s);
+  bool relevant = false;
+  for (const Arg& d : in.dsts) relevant = relevant || (d.kind == Arg::Kind::reg && relevant_[frame.function][d.reg]);
+  // Comparisons with a relevant result were made uniform before the instruction ran (observe).
+  const bool compares = in.opcode == Opcode::setp || in.opcode == Opcode::set || in.opcode == Opcode::min ||
+                        in.opcode == Opcode::max;
+  bool affine = !any_tainted;  // untainted sources: coefficients zero
+  if (any_tainted && compares && relevant) {
+    affine = in.opcode == Opcode::setp || in.opcode == Opcode::set || propagate_affine(in, executing, result);
+  } else if (any_tainted && !compares && in.dsts.size() == 1) {
+    affine = propagate_affine(in, executing, result);
+  }
+  for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+    for (const std::uint64_t x : result.lane[v]) {
+      if (x != 0) result.symbols |= 1u << v;
+    }
+  }
+  bool poisoned = false;
+  if (!affine) {
+    if (relevant) {
+      fix_all(involved);  // the values are exact for the box that is left
+    } else {
+      poisoned = true;
+    }
+  }
+  for (const Arg& d : in.dsts) {
+    if (d.kind != Arg::Kind::reg) continue;
+    const std::size_t r = base + d.reg;
+    const Coefficients* old = coefficients(r);
+    if (old == nullptr && result.symbols == 0 && !poisoned) continue;
+    Coefficients merged = old != nullptr ? *old : Coefficients{};
+    for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+      for (std::uint32_t l = executing; l != 0; l &= l - 1) {
+        const auto lane = static_cast<std::size_t>(std::countr_zero(l));
+        merged.lane[v][lane] = affine ? result.lane[v][lane] : 0;
+      }
+    }
+    merged.symbols = 0;
+    for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+      for (const std::uint64_t x : merged.lane[v]) {
+        if (x != 0) merged.symbols |= 1u << v;
+      }
+    }
+    const bool kept_poison = old != nullptr && old->poisoned && executing != 0xFFFFFFFFu;
+    merged.poisoned = kept_poison || poisoned;
+    if (poisoned) merged.symbols |= involved;
+    if (kept_poison) merged.symbols |= old->symbols;
+    if (merged.symbols == 0) {
+      clear_coefficients(r);
+    } else {
+      writable_coefficients(r) = merged;
+    }
+  }
+}
+
+// Coefficients of the single destination of an integer instruction that is affine in its
+// tainted sources; false when it is not (then the caller fixes or poisons).
+bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out) {
+  const std::size_t base = frames_.back().register_base;
+  const auto coef = [&](std::size_t i) -> const Coefficients* {
+    if (i >= in.srcs.size() || in.srcs[i].kind != Arg::Kind::reg || in.srcs[i].negated) return nullptr;
+    const Coefficients* c = coefficients(base + in.srcs[i].reg);
+    return c != nullptr && (c->symbols & live_) != 0 ? c : nullptr;
+  };
+  if (in.type.is_float() || in.dsts.empty() || in.dsts[0].kind != Arg::Kind::reg) return false;
+  const auto combine = [&](auto f) {
+    for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+      if (((live_ >> v) & 1) == 0) continue;
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+        const auto lane = static_cast<std::size_t>(std::countr_zero(l));
+        out.lane[v][lane] = f(v, lane);
+      }
+    }
+  };
+  const auto at = [&](std::size_t i, std::size_t v, std::size_t lane) -> std::uint64_t {
+    const Coefficients* c = coef(i);
+    return c == nullptr ? 0 : c->lane[v][lane];
+  };
+  const Coefficients* a = coef(0);
+  const Coefficients* b = coef(1);
+  const int bits = width(in.type);
+  switch (in.opcode) {
+    case Opcode::mov: case Opcode::cvta:
+      combine([&](std::size_t v, std::size_t lane) { return at(0, v, lane); });
+      return in.srcs.size() == 1;
+    case Opcode::add: combine([&](std::size_t v, std::size_t lane) { return at(0, v, lane) + at(1, v, lane); }); return true;
+    case Opcode::sub: combine([&](std::size_t v, std::size_t lane) { return at(0, v, lane) - at(1, v, lane); }); return true;
+    case Opcode::neg: combine([&](std::size_t v, std::size_t lane) { return std::uint64_t{0} - at(0, v, lane); }); return true;
+    case Opcode::mul:
+    case Opcode::mad: {
+      if (a != nullptr && b != nullptr) return false;
+      const std::size_t t = a != nullptr ? 0 : 1;  // the tainted factor
+      const std::size_t k = 1 - t;
+      if (in.mul_mode == MulMode::hi) return false;
+      if (in.mul_mode == MulMode::wide) {
+        const ScalarType narrow_type = in.type;
+        const std::uint32_t symbols = symbols_of(in.srcs[t]);
+        narrow_until([&] {
+          for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+            LaneForm f;
+            const int lane = std::countr_zero(l);
+            const std::uint64_t raw = source_value(t, lane);
+            if (!form_of(in.srcs[t], lane, narrow_type, f, &raw)) return false;
+          }
+          return true;
+        }, symbols);
+        if (coef(t) == nullptr) {
+          if (in.opcode == Opcode::mad) combine([&](std::size_t v, std::size_t lane) { return at(2, v, lane); });
+          return true;
+        }
+      }
+      combine([&](std::size_t v, std::size_t lane) {
+        std::uint64_t factor = source_value(k, static_cast<int>(lane));
+        std::uint64_t c = at(t, v, lane);
+        if (in.mul_mode == MulMode::wide) {
+          c = static_cast<std::uint64_t>(sign_extend(c, bits));
+          factor = in.type.is_signed() ? static_cast<std::uint64_t>(sign_extend(factor, bits)) : truncate(factor, bits);
+        }
+        return c * factor + (in.opcode == Opcode::mad ? at(2, v, lane) : 0);
+      });
+      return true;
+    }
+    case Opcode::shl: {
+      if (b != nullptr) return false;
+      combine([&](std::size_t v, std::size_t lane) {
+        const std::uint64_t k = truncate(source_value(1, static_cast<int>(lane)), 32);
+        return k >= static_cast<std::uint64_t>(bits) ? 0 : at(0, v, lane) << k;
+      });
+      return true;
+    }
+    case Opcode::cvt: {
+      const ScalarType from = in.src_type, to = in.type;
+      if (from.is_float() || to.is_float() || from.kind == TypeKind::pred || in.text.find(".sat") != std::string::npos) return false;
+      if (width(to) > width(from)) {
+        narrow_until([&] {
+          for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+            LaneForm f;
+            const int lane = std::countr_zero(l);
+            const std::uint64_t raw = source_value(0, lane);
+            if (!form_of(in.srcs[0], lane, from, f, &raw)) return false;
+          }
+          return true;
+        }, symbols_of(in.srcs[0]));
+        combine([&](std::size_t v, std::size_t lane) { return static_cast<std::uint64_t>(sign_extend(at(0, v, lane), width(from))); });
+      } else {
+        combine([&](std::size_t v, std::size_t lane) { return at(0, v, lane); });
+      }
+      return true;
+    }
+    case Opcode::selp: {
+      if (coef(2) != nullptr) return false;
+      combine([&](std::size_t v, std::size_t lane) { return at(source_value(2, static_cast<int>(lane)) != 0 ? 0 : 1, v, lane); });
+      return true;
+    }
+    case Opcode::min:
+    case Opcode::max: {  // the comparison was made uniform before the instruction ran
+      combine([&](std::size_t v, std::size_t lane) {
+        const std::uint64_t x = source_value(0, static_cast<int>(lane)), y = source_value(1, static_cast<int>(lane));
+        const bool less = in.type.is_signed() ? sign_extend(x, bits) < sign_extend(y, bits) : truncate(x, bits) < truncate(y, bits);
+        return at((in.opcode == Opcode::min) == less ? 0 : 1, v, lane);
+      });
+      return true;
+    }
+    case Opcode::div: case Opcode::rem: case Opcode::shr: case Opcode::and_: {
+      if (b != nullptr || in.srcs.size() != 2) return false;
+      // The divisor must be one known positive value in every lane.
+      const std::uint64_t d0 = source_value(1, std::countr_zero(lanes == 0 ? 1u : lanes));
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+        if (source_value(1, std::countr_zero(l)) != d0) return false;
+      }
+      std::uint64_t divisor = truncate(d0, bits);
+      bool remainder = in.opcode == Opcode::rem;
+      if (in.opcode == Opcode::shr) {
+        if (divisor >= static_cast<std::uint64_t>(bits) || divisor > 62) return false;
+        divisor = std::uint64_t{1} << divisor;
+      } else if (in.opcode == Opcode::and_) {
+        if (divisor == 0 || (divisor & (divisor + 1)) != 0 || divisor >= (std::uint64_t{1} << 62)) return false;  // 2^k - 1 masks only
+        divisor += 1;
+        remainder = true;
+      }
+      if (divisor == 0 || divisor > (std::uint64_t{1} << 62)) return false;
+      return propagate_division(in, lanes, divisor, remainder, out);
+    }
+    default: return false;
+  }
+}
+
+// floor(x / d) and x mod d of a non-negative affine x are affine where every coefficient is a
+// multiple of d; a residue cut of the symbols makes them so.
+bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::uint32_t lanes, std::uint64_t divisor, bool remainder,
+                                      Coefficients& out) {
+  const Arg& x = in.srcs[0];
+  const ScalarType type = in.opcode == Opcode::and_ ? ScalarType{TypeKind::u, in.type.bits} : in.type;
+  const auto d = static_cast<Wide>(divisor);
+  for (;;) {
+    narrow_until([&] {
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+        LaneForm f;
+        const int lane = std::countr_zero(l);
+        const std::uint64_t raw = source_value(0, lane);
+        if (!form_of(x, lane, type, f, &raw) || f.lo < 0) return false;
+      }
+      return true;
+    }, symbols_of(x));
+    if (symbols_of(x) == 0) return true;  // fixed: the values are exact
+    const Coefficients& c = *coefficients(frames_.back().register_base + x.reg);
+    int cut = -1;
+    std::int64_t modulus = 1;
+    for (int v = kMaxSymbols - 1; v >= 0 && cut < 0; --v) {
+      if ((((c.symbols & live_) >> v) & 1) == 0) continue;
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+        const Wide b = static_cast<Wide>(sign_extend(c.lane[static_cast<std::size_t>(v)][static_cast<std::size_t>(std::countr_zero(l))], width(type)));
+        const Wide rest = ((b % d) + d) % d;
+        if (rest == 0) continue;
+        const std::int64_t m = static_cast<std::int64_t>(d / static_cast<Wide>(gcd64(static_cast<std::int64_t>(rest), static_cast<std::int64_t>(divisor))));
+        modulus = std::lcm(modulus, m);
+        if (modulus > kLargestResidueCut) modulus = kLargestResidueCut + 1;
+        cut = v;
+      }
+    }
+    if (cut < 0) break;
+    residue_cut(cut, modulus);
+  }
+  const Coefficients& c = *coefficients(frames_.back().register_base + x.reg);
+  for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+    if ((((c.symbols & live_) >> v) & 1) == 0) continue;
+    for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+      const auto lane = static_cast<std::size_t>(std::countr_zero(l));
+      const Wide b = static_cast<Wide>(sign_extend(c.lane[v][lane], width(type)));
+      out.lane[v][lane] = remainder ? 0 : static_cast<std::uint64_t>(static_cast<std::int64_t>(b / d));
+    }
+  }
+  return true;
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,113 @@
+// The fast lowering: warps in classes (docs/ptx.md). For each warp of a block, the whole grid
+// starts as one box of blocks emulated at once (WarpEmulator::run_class); each emulation either
+// proves that every block left in its box issues its stream, or narrows the box and leaves the
+// cut-off parts to be emulated in turn. Cost grows with the number of distinct behaviours.
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "frontends/ptx/lowering_streams.hpp"
+#include "isa/input_error.hpp"
+
+namespace warpsim::ptx {
+namespace {
+
+constexpr std::size_t kClassesPerRound = 256;  // progress and Ctrl-C are looked at between rounds
+
+struct PendingClass {
+  std::int64_t warp = 0;
+  WarpProgramMap::NodeId node = 0;
+};
+
+struct ClassResult {
+  std::vector<ClassSplit> splits;
+  bool restart = false;
+  ClassSplit restart_split;
+  std::vector<TraceItem> stream;
+  std::int64_t steps = 0;
+  UnknownBranchReport unknown;
+  std::exception_ptr error;
+};
+
+// The global index (block-major) of warp `warp` of the box's first block.
+std::int64_t first_warp_of(const BlockBox& box, std::int64_t warp, const Dim3& grid, std::int64_t warps_per_block) {
+  const std::int64_t block = box.dims[0].start + grid.x * (box.dims[1].start + grid.y * box.dims[2].start);
+  return block * warps_per_block + warp;
+}
+
+}  // namespace
+
+void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
+                    const LoweringOptions& options, StreamTable& table, LoweredKernel& result) {
+  const std::int64_t warps_per_block = (options.block.count() + 31) / 32;
+  WarpProgramMap map({options.grid.x, options.grid.y, options.grid.z}, warps_per_block);
+  EmulatorOptions emulator_options = options.emulator;
+  emulator_options.cancel = options.cancel;
+  tbb::enumerable_thread_specific<WarpEmulator> emulators(decoded, entry, options.grid, options.block, values, emulator_options);
+  tbb::enumerable_thread_specific<TraceFolder> folders;
+  std::vector<PendingClass> pending;
+  for (std::int64_t w = warps_per_block; w-- > 0;) pending.push_back(PendingClass{w, map.root(w)});
+  std::int64_t done = 0;
+  while (!pending.empty()) {
+    if (options.cancel != nullptr && options.cancel->load()) throw Interrupted{};
+    // The most recently cut-off classes first (depth first), so the queue stays short.
+    const std::size_t take = std::min(pending.size(), kClassesPerRound);
+    std::vector<PendingClass> round(pending.end() - static_cast<std::ptrdiff_t>(take), pending.end());
+    pending.resize(pending.size() - take);
+    std::vector<ClassResult> results(round.size());
+    tbb::parallel_for(std::size_t{0}, round.size(), [&](std::size_t i) {
+      WarpEmulator& emulator = emulators.local();
+      TraceFolder& folder = folders.local();
+      ClassResult& out = results[i];
+      emulator.take_unknown_branches();
+      try {
+        out.steps = emulator.run_class(map.box(round[i].node), round[i].warp, folder, out.splits);
+        out.stream = folder.finish();
+      } catch (const RestartClass& restart) {
+        out.restart = true;
+        out.restart_split = restart.split;
+        folder.finish();
+      } catch (...) {
+        out.error = std::current_exception();
+        folder.finish();
+      }
+      out.unknown = emulator.take_unknown_branches();
+    });
+    // Merged in a fixed order, so the result does not depend on the scheduling.
+    std::vector<PendingClass> cut_off;
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      ClassResult& r = results[i];
+      WarpProgramMap::NodeId node = round[i].node;
+      const std::int64_t warp = round[i].warp;
+      for (const ClassSplit& split : r.splits) {
+        const std::vector<WarpProgramMap::NodeId> children = map.split(node, split.kind, split.dim, split.parameter);
+        for (std::size_t c = children.size(); c-- > 1;) cut_off.push_back(PendingClass{warp, children[c]});
+        node = children[0];
+      }
+      const BlockBox& box = map.box(node);
+      const std::int64_t first = first_warp_of(box, warp, options.grid, warps_per_block);
+      if (r.error) {
+        table.fail(first, r.error);
+        continue;
+      }
+      if (r.restart) {
+        const std::vector<WarpProgramMap::NodeId> children =
+            map.split(node, r.restart_split.kind, r.restart_split.dim, r.restart_split.parameter);
+        for (std::size_t c = children.size(); c-- > 0;) cut_off.push_back(PendingClass{warp, children[c]});
+        continue;
+      }
+      ++done;
+      table.account(first, box.blocks(), r.steps, r.unknown);
+      map.set_program(node, table.add(std::move(r.stream), first, box.blocks()));
+    }
+    pending.insert(pending.end(), cut_off.rbegin(), cut_off.rend());
+    if (done + static_cast<std::int64_t>(pending.size()) > kMaxClasses) {
+      throw InputError("the launch splits into more than 2^24 classes of blocks that behave differently; warpsim "
+                       "does not lower it (see docs/ptx.md, \"Warps in classes\")");
+    }
+    if (options.progress) options.progress(done, done + static_cast<std::int64_t>(pending.size()));
+  }
+  result.emulated_classes = done;
+  result.warp_programs = std::move(map);
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,135 @@
+#include "frontends/ptx/lowering_streams.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace warpsim::ptx {
+namespace {
+
+// A loop of at most this many items in all (count x body) reads better written out.
+constexpr std::int64_t kLargestLoopWrittenOut = 4;
+
+void write_out_small_loops(std::vector<TraceItem>& items) {
+  std::vector<TraceItem> out;
+  out.reserve(items.size());
+  for (TraceItem& item : items) {
+    if (item.kind != TraceItem::Kind::loop) {
+      out.push_back(std::move(item));
+      continue;
+    }
+    write_out_small_loops(item.body);
+    if (item.count * static_cast<std::int64_t>(item.body.size()) <= kLargestLoopWrittenOut) {
+      for (std::int64_t i = 0; i < item.count; ++i) out.insert(out.end(), item.body.begin(), item.body.end());
+    } else {
+      out.push_back(std::move(item));
+    }
+  }
+  items = std::move(out);
+}
+
+void build_program(const std::vector<TraceItem>& items, const LoweringOptions& options, isa::Program& program, std::vector<OpNote>& notes) {
+  for (const TraceItem& item : items) {
+    switch (item.kind) {
+      case TraceItem::Kind::calc:
+        program.add(isa::OpKind::calc, calc_period_duration(item.count));
+        notes.push_back(OpNote{item.count, 0, item.accesses});
+        break;
+      case TraceItem::Kind::load:
+      case TraceItem::Kind::store: {
+        const bool load = item.kind == TraceItem::Kind::load;
+        program.add(load ? isa::OpKind::load : isa::OpKind::store, load ? options.load_cycles : options.store_cycles);
+        notes.push_back(OpNote{0, item.sectors, {}});
+        break;
+      }
+      case TraceItem::Kind::loop:
+        program.begin_repeat(item.count);
+        notes.emplace_back();
+        build_program(item.body, options, program, notes);
+        program.end_repeat();
+        notes.emplace_back();
+        break;
+    }
+  }
+}
+
+std::size_t stream_hash(const std::vector<TraceItem>& items) {
+  std::size_t h = items.size();
+  for (const TraceItem& item : items) h = h * 1099511628211ULL ^ item.hash;
+  return h;
+}
+
+
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
+
+std::int64_t saturating_product(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
+
+}  // namespace
+
+std::uint32_t StreamTable::add(std::vector<TraceItem>&& stream, std::int64_t first_warp, std::int64_t warps) {
+  std::vector<std::uint32_t>& candidates = by_hash_[stream_hash(stream)];
+  auto id = static_cast<std::uint32_t>(streams_.size());
+  for (const std::uint32_t c : candidates) {
+    if (streams_[c] == stream) id = c;
+  }
+  if (id == streams_.size()) {
+    candidates.push_back(id);
+    streams_.push_back(std::move(stream));
+    first_warp_.push_back(first_warp);
+    warps_.push_back(0);
+  }
+  first_warp_[id] = std::min(first_warp_[id], first_warp);
+  warps_[id] = saturating_add(warps_[id], warps);
+  return id;
+}
+
+void StreamTable::account(std::int64_t first_warp, std::int64_t warps, std::int64_t steps, const UnknownBranchReport& unknown) {
+  instructions_ = saturating_add(instructions_, saturating_product(steps, warps));
+  if (unknown.count == 0) return;
+  if (unknown_first_warp_ < 0 || first_warp < unknown_first_warp_) {
+    unknown_first_warp_ = first_warp;
+    unknown_.first = unknown.first;
+  }
+  unknown_.count = saturating_add(unknown_.count, saturating_product(unknown.count, warps));
+}
+
+void StreamTable::fail(std::int64_t first_warp, std::exception_ptr error) {
+  if (error_first_warp_ >= 0 && error_first_warp_ <= first_warp) return;
+  error_first_warp_ = first_warp;
+  error_ = std::move(error);
+}
+
+void StreamTable::rethrow_error() const {
+  if (error_) std::rethrow_exception(error_);
+}
+
+std::vector<std::uint32_t> StreamTable::finish(const LoweringOptions& options, const std::string& name, const std::string& file,
+                                               LoweredKernel& into) {
+  std::vector<std::uint32_t> order(streams_.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return first_warp_[a] < first_warp_[b]; });
+  std::vector<std::uint32_t> new_id(streams_.size());
+  into.programs.clear();
+  for (std::uint32_t rank = 0; rank < order.size(); ++rank) {
+    const std::uint32_t id = order[rank];
+    new_id[id] = rank;
+    WarpProgram p;
+    p.warps = warps_[id];
+    p.first_warp = first_warp_[id];
+    p.program = isa::Program(name, file);
+    write_out_small_loops(streams_[id]);
+    build_program(streams_[id], options, p.program, p.notes);
+    p.program.finish();
+    into.programs.push_back(std::move(p));
+  }
+  into.emulated_instructions = instructions_;
+  into.unknown_branches = unknown_;
+  return new_id;
+}
+
+}  // namespace warpsim::ptx
