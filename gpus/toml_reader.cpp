@@ -31,6 +31,12 @@ std::string TomlReader::text(const toml::node& node, const std::string& key) con
   return s->get();
 }
 
+bool TomlReader::boolean(const toml::node& node, const std::string& key) const {
+  const auto* b = node.as_boolean();
+  if (!b) fail(&node, key + " must be true or false");
+  return b->get();
+}
+
 double TomlReader::number(const toml::node& node, const std::string& key) const {
   if (const auto* i = node.as_integer()) return static_cast<double>(i->get());
   if (const auto* f = node.as_floating_point()) {

@@ -23,6 +23,7 @@ class TomlReader {
 
   // Typed values; `key` names the value in the message when the type is wrong.
   std::string text(const toml::node& node, const std::string& key) const;
+  bool boolean(const toml::node& node, const std::string& key) const;
   double number(const toml::node& node, const std::string& key) const;  // integer or finite float
   std::int64_t whole_number(const toml::node& node, const std::string& key) const;
   std::int64_t whole_number(const toml::node& node, const std::string& key, std::int64_t minimum,

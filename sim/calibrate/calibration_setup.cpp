@@ -8,13 +8,8 @@
 
 namespace warpsim::sim::calibrate {
 
-ProgramDefaults program_defaults(const isa::Program& program) {
-  ProgramDefaults d;
-  for (const isa::Op& op : program.ops()) {
-    if (isa::is_memory(op.kind)) d.durations.push_back(op.duration);
-  }
-  d.tm = program.default_tm();
-  return d;
+ProgramDefaults program_defaults(const workload::WorkloadModel& model) {
+  return {model.own_durations(), model.own_tm()};
 }
 
 Setup set_up_calibration(const workload::WorkloadModel& model, const gpus::Profile& gpu, MeasuredData data,

@@ -31,8 +31,8 @@ struct ProgramDefaults {
   std::optional<isa::Millicycles> tm;
 };
 
-// The durations of the program's memory instructions in program order, and its `tm`.
-ProgramDefaults program_defaults(const isa::Program& program);
+// The model's own durations and `tm` (WorkloadModel::own_durations, own_tm).
+ProgramDefaults program_defaults(const workload::WorkloadModel& model);
 
 inline constexpr isa::Millicycles kDefaultStartTm = 10'000;  // 10 cycles
 

@@ -1,74 +1,46 @@
 // warpsim calibrate: fits t_p, t_m and memory-instruction durations of a workload to measured
 // times (sim/calibrate, docs/calibration.md) and prints a [calibration.<kernel>] section.
 #include <memory>
+#include <optional>
 
-#include "frontends/ptx/parser.hpp"
 #include "isa/text_list.hpp"
 #include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
 #include "sim/calibrate/calibration_report.hpp"
 #include "sim/calibrate/calibration_setup.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/ptx_support.hpp"
 #include "sim/report/csv_table.hpp"
-#include "sim/workload/kp_workload_model.hpp"
-#include "sim/workload/named_workload_model.hpp"
-#include "sim/workload/ptx_workload_model.hpp"
+#include "sim/workload/workload_spec.hpp"
 
 namespace warpsim::cli {
 namespace {
 
 namespace cal = sim::calibrate;
 
-struct Workload {
-  std::shared_ptr<const sim::workload::WorkloadModel> model;
-  cal::ProgramDefaults defaults;
-};
-
-
-// --threads / --grid / --block, as a suite's launch = { ... }.
-sim::workload::LaunchPolicy launch_policy(const po::variables_map& v) {
+// --threads / --grid / --block, as a suite's launch = { ... }; none given: no launch.
+std::optional<sim::workload::LaunchPolicy> launch_policy(const po::variables_map& v) {
+  if (!v.count("threads") && !v.count("grid") && !v.count("block")) return std::nullopt;
   sim::workload::LaunchPolicy policy;
   if (v.count("threads")) policy.threads = v["threads"].as<std::string>();
   if (v.count("grid")) policy.grid = v["grid"].as<std::string>();
   if (v.count("block")) policy.block = v["block"].as<std::string>();
-  if (policy.threads.empty() && policy.grid.empty() && policy.block.empty()) {
-    throw InputError("a .kp or .ptx workload needs a launch: --threads N (Algorithm 3), --threads N --block T, or --grid B --block T "
-                     "(each a number or an axis name)");
-  }
-  policy.validate();
   return policy;
 }
 
-Workload load_workload(const po::variables_map& v) {
-  const std::string w = v["workload"].as<std::string>();
-  const std::string label = v.count("label") ? v["label"].as<std::string>() : "";
-  const bool launch_given = v.count("threads") || v.count("grid") || v.count("block");
-  Workload out;
-  if (w.ends_with(".kp")) {
-    if (v.count("kernel") || v.count("params")) throw InputError("--kernel and --params are for .ptx workloads");
-    isa::Program program = isa::load_kp_file(w);
-    out.defaults = cal::program_defaults(program);
-    std::string name = label.empty() ? program.name() : label;
-    out.model = std::make_shared<sim::workload::KpWorkloadModel>(std::move(name), std::move(program), launch_policy(v));
-  } else if (is_ptx_path(w)) {
-    auto module = std::make_shared<const ptx::Module>(ptx::load_ptx_file(w));
-    ptx::LoweringOptions options;
-    if (v.count("kernel")) options.kernel = v["kernel"].as<std::string>();
-    const std::vector<std::string> params = v.count("params") ? split_names(v["params"].as<std::string>(), "--params")
-                                                              : std::vector<std::string>{};
-    out.defaults.durations = {options.load_cycles, options.store_cycles};
-    out.model = std::make_shared<sim::workload::PtxWorkloadModel>(label, module, options, launch_policy(v), params);
-  } else {
-    if (launch_given) throw InputError("the built-in workload " + w + " launches by Algorithm 3 (eq. 17, 18): no --threads, --grid or --block");
-    if (v.count("kernel") || v.count("params")) throw InputError("--kernel and --params are for .ptx workloads");
-    if (!label.empty()) throw InputError("--label is for .kp and .ptx workloads: a built-in workload keeps its name");
-    const sim::workload::NamedWorkload& named = sim::workload::find_workload(w);
-    out.defaults = cal::program_defaults(sim::workload::workload_program(named, 2));
-    out.model = std::make_shared<sim::workload::NamedWorkloadModel>(named);
-  }
-  return out;
+// --workload and the flags that go with it, as a suite's [[workload]] table says the same.
+sim::workload::WorkloadSpec workload_spec(const po::variables_map& v) {
+  using sim::workload::WorkloadKind;
+  sim::workload::WorkloadSpec spec;
+  spec.source = v["workload"].as<std::string>();
+  spec.kind = spec.source.ends_with(".kp") ? WorkloadKind::kp
+              : is_ptx_path(spec.source)   ? WorkloadKind::ptx
+                                           : WorkloadKind::builtin;
+  if (v.count("label")) spec.name = v["label"].as<std::string>();
+  if (v.count("kernel")) spec.kernel = v["kernel"].as<std::string>();
+  if (v.count("params")) spec.params = split_names(v["params"].as<std::string>(), "--params");
+  spec.launch = launch_policy(v);
+  return spec;
 }
 
 }  // namespace
@@ -122,9 +94,9 @@ int run_calibrate(const Args& args) {
   }
 
   const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
-  const Workload workload = load_workload(v);
+  const auto model = sim::workload::make_workload_model(workload_spec(v));
   cal::MeasuredData data = cal::select_measured_points(sim::report::read_csv(v["measured"].as<std::string>()), gpu.id,
-                                                       workload.model->name(), workload.model->axes());
+                                                       model->name(), model->axes());
   cal::SetupOptions setup_options;
   if (v.count("fit")) setup_options.fit = v["fit"].as<std::string>();
   if (v.count("bounds")) setup_options.bounds = v["bounds"].as<std::string>();
@@ -133,7 +105,8 @@ int run_calibrate(const Args& args) {
   setup_options.tp_us = given.tp_us;
   setup_options.tm = given.tm;
   if (v.count("fit") && setup_options.fit.empty()) throw InputError("--fit: an empty list (expected e.g. tm,tp,d1)");
-  const cal::Setup setup = cal::set_up_calibration(*workload.model, gpu, std::move(data), workload.defaults, setup_options);
+  const cal::Setup setup =
+      cal::set_up_calibration(*model, gpu, std::move(data), cal::program_defaults(*model), setup_options);
   cal::CalibrateOptions calibrate_options;
   calibrate_options.max_evaluations = max_evaluations;
   const cal::CalibrationResult result = cal::calibrate(setup.problem, calibrate_options);

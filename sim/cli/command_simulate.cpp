@@ -105,6 +105,8 @@ int run_simulate(const Args& args) {
     nlohmann::ordered_json fields = timing_json(gpu, kernel.name, launch, timing, calibration.tm);
     fields["warp_programs"] = kernel.programs.size();
     fields["unknown_branches"] = kernel.unknown_branches.count;
+    fields["emulated_instructions"] = kernel.emulated_instructions;
+    fields["emulated_classes"] = kernel.emulated_classes;
     write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
     return 0;
   }

@@ -67,10 +67,9 @@ int run_sweep(const Args& args) {
                    sim::workload::describe_point(point).c_str(), message.c_str());
     }
   }
-  if (stats.stopped) {
-    std::fprintf(stderr, "warpsim: interrupted after %lld of %lld points; nothing written\n",
-                 static_cast<long long>(stats.points), static_cast<long long>(suite.point_count()));
-    return 130;  // `output` removes its partial file
+  if (stats.stopped) {  // `output` removes its partial file
+    return report_interrupted(" after " + std::to_string(stats.points) + " of " + std::to_string(suite.point_count()) +
+                              " points");
   }
   output.write(writer.finish());
   output.commit();

@@ -1,12 +1,14 @@
 // warpsim: predicts CUDA kernel times without a GPU. This file only dispatches subcommands and
-// turns errors into exit statuses: 0 success, 2 bad input, 1 internal error.
+// turns errors into exit statuses: 0 success, 2 bad input, 1 internal error, 130 Ctrl-C.
 #include <exception>
 #include <iostream>
 #include <map>
 #include <string>
 
+#include "frontends/ptx/lowering.hpp"
 #include "isa/input_error.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/progress.hpp"
 
 namespace {
 
@@ -40,7 +42,8 @@ int print_usage(std::ostream& out) {
   for (const auto& [name, command] : subcommands()) {
     out << "  " << name << std::string(10 - name.size(), ' ') << command.summary << '\n';
   }
-  out << "\nExit status: 0 success, 2 bad input (message: warpsim: error: FILE:LINE: ...), 1 internal error.\n"
+  out << "\nExit status: 0 success, 2 bad input (message: warpsim: error: FILE:LINE: ...), 1 internal error,\n"
+         "130 stopped by Ctrl-C (nothing written).\n"
          "Documentation: docs/cli.md, docs/formats.md, docs/model.md.\n";
   return 0;
 }
@@ -61,6 +64,8 @@ int main(int argc, char** argv) {
                                 " (commands: core, simulate, lower, launch, predict, sweep, plot, gpus, evaluate, import, calibrate; see warpsim --help)");
     }
     return command->second.run(warpsim::cli::Args(args.begin() + 1, args.end()));
+  } catch (const warpsim::ptx::Interrupted&) {  // Ctrl-C: the command wrote nothing yet
+    return warpsim::cli::report_interrupted();
   } catch (const warpsim::InputError& e) {
     std::cerr << "warpsim: error: " << e.describe() << '\n';
     return 2;

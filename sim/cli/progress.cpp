@@ -53,6 +53,7 @@ ProgressLine::~ProgressLine() {
 void ProgressLine::update(std::int64_t done, std::int64_t total) {
   if (!shown_) return;
   const auto now = std::chrono::steady_clock::now();
+  if (now - start_ < kQuietStart) return;
   if (done < total && now - last_ < std::chrono::milliseconds(100)) return;  // at most 10 redraws a second
   last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
@@ -70,6 +71,11 @@ void ProgressLine::update(std::int64_t done, std::int64_t total) {
 const std::atomic<bool>& interrupt_flag() {
   std::signal(SIGINT, on_interrupt);
   return interrupted;
+}
+
+int report_interrupted(const std::string& detail) {
+  std::fprintf(stderr, "warpsim: interrupted%s; nothing written\n", detail.c_str());
+  return kInterruptedStatus;
 }
 
 }  // namespace warpsim::cli

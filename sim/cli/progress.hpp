@@ -1,6 +1,6 @@
 // Long runs on a terminal: a progress line on stderr with the rate and the time left, and
-// Ctrl-C turned into a flag the driver polls, so the run stops cleanly (no file presented as
-// complete).
+// Ctrl-C turned into a flag the work polls, so the run stops cleanly (no file presented as
+// complete) with kInterruptedStatus.
 #pragma once
 
 #include <atomic>
@@ -10,9 +10,14 @@
 
 namespace warpsim::cli {
 
+// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+inline constexpr int kInterruptedStatus = 130;
+
 class ProgressLine {
  public:
-  // Shows nothing unless `enabled` and stderr is a terminal.
+  // Shows nothing unless `enabled` and stderr is a terminal, nor before the run has taken
+  // kQuietStart: work that ends sooner leaves no trace.
+  static constexpr std::chrono::milliseconds kQuietStart{1000};
   ProgressLine(std::string what, bool enabled);
   ~ProgressLine();  // ends the line
   void update(std::int64_t done, std::int64_t total);
@@ -28,5 +33,9 @@ class ProgressLine {
 // Installs a SIGINT handler that sets the returned flag (a second Ctrl-C, a second or more after
 // the first, kills as usual).
 const std::atomic<bool>& interrupt_flag();
+
+// The one line on stderr that says the run stopped on Ctrl-C: "warpsim: interrupted<detail>;
+// nothing written". Returns kInterruptedStatus.
+int report_interrupted(const std::string& detail = {});
 
 }  // namespace warpsim::cli

@@ -7,6 +7,7 @@
 #include "frontends/ptx/parser.hpp"
 #include "isa/input_error.hpp"
 #include "isa/kp_format.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/grid/launch.hpp"
 #include "sim/report/number_format.hpp"
 
@@ -106,6 +107,8 @@ void add_ptx_options(po::options_description& options) {
       ("unknown-branch", po::value<std::string>()->default_value("fallthrough"),
        "PTX: any other branch that depends on a value loaded from memory falls through (fallthrough) or jumps (taken)")
       ("max-steps", po::value<std::string>(), "PTX: limit on emulated instructions per warp (default 2^28)")
+      ("emulate-all", "PTX: emulate every warp and loop iteration (the reference the fast lowering is checked against; "
+                      "same result, slower)")
       ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
       ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)");
 }
@@ -127,8 +130,18 @@ ptx::LoweredKernel lower_ptx_program(const po::variables_map& v) {
     if (cycles <= 0) throw InputError(std::string("--") + flag + " must be positive");
     (std::string(flag) == "load-cycles" ? options.load_cycles : options.store_cycles) = cycles;
   }
+  options.emulate_all = v.count("emulate-all") > 0;
   const ptx::Module module = ptx::load_ptx_file(path);
-  ptx::LoweredKernel kernel = ptx::lower_kernel(module, options);
+  // Ctrl-C stops the lowering with ptx::Interrupted (main exits with kInterruptedStatus, nothing
+  // written); a long lowering shows its progress.
+  const std::atomic<bool>& interrupted = interrupt_flag();
+  options.cancel = &interrupted;
+  ptx::LoweredKernel kernel = [&] {
+    ProgressLine progress("lowering", true);
+    options.progress = [&](std::int64_t done, std::int64_t total) { progress.update(done, total); };
+    return ptx::lower_kernel(module, options);
+  }();
+  if (interrupted) throw ptx::Interrupted{};  // Ctrl-C after the lowering's last look at the flag
   print_warnings(kernel, path, options.emulator);
   return kernel;
 }
@@ -142,6 +155,7 @@ nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::
   out["block"] = {kernel.block.x, kernel.block.y, kernel.block.z};
   out["warps"] = kernel.warp_programs.warps();
   out["emulated_instructions"] = kernel.emulated_instructions;
+  out["emulated_classes"] = kernel.emulated_classes;
   out["unknown_branches"] = kernel.unknown_branches.count;
   nlohmann::ordered_json programs = nlohmann::ordered_json::array();
   for (std::size_t id = 0; id < kernel.programs.size(); ++id) {

@@ -12,11 +12,12 @@ namespace warpsim::cli {
 
 bool is_ptx_path(const std::string& path);
 
-// --kernel, --unknown-branch, --max-steps, --load-cycles, --store-cycles.
+// --kernel, --unknown-trips, --unknown-branch, --max-steps, --emulate-all, --load-cycles, --store-cycles.
 void add_ptx_options(po::options_description& options);
 
 // Parses, decodes and lowers the .ptx named by `program` for --grid/--block and --param, and
-// prints its warnings to stderr.
+// prints its warnings to stderr. A lowering that takes a while shows a progress line (ProgressLine);
+// Ctrl-C stops it with ptx::Interrupted.
 ptx::LoweredKernel lower_ptx_program(const po::variables_map& values);
 
 // The per-program summary and structure written by `warpsim lower --format json`.

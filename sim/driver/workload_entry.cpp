@@ -2,13 +2,9 @@
 
 #include <filesystem>
 
-#include "frontends/ptx/parser.hpp"
 #include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
 #include "sim/driver/axis_values.hpp"
-#include "sim/workload/kp_workload_model.hpp"
-#include "sim/workload/named_workload_model.hpp"
-#include "sim/workload/ptx_workload_model.hpp"
+#include "sim/workload/workload_spec.hpp"
 
 namespace warpsim::sim::driver {
 namespace {
@@ -97,8 +93,10 @@ std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& 
 }
 
 WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& entry) {
+  workload::WorkloadSpec spec;
+  spec.source = toml.text(entry, "workloads entries");
   try {
-    return {std::make_shared<workload::NamedWorkloadModel>(workload::find_workload(toml.text(entry, "workloads entries"))), {}, {}};
+    return {workload::make_workload_model(spec), {}, {}};
   } catch (const InputError& e) {
     if (!e.location().file.empty()) throw;
     toml.fail(&entry, e.what());
@@ -108,19 +106,26 @@ WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& e
 WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& node) {
   const toml::table& table = toml.table(node, "each [[workload]] must be a table");
   WorkloadEntry entry;
-  std::string name, builtin, kp, ptx, kernel;
-  std::vector<std::string> params;
+  workload::WorkloadSpec spec;
+  int sources = 0;
   const toml::node* launch_node = nullptr;
   const toml::node* source_node = &node;
+  const auto source = [&](workload::WorkloadKind kind, const toml::node& value, const std::string& key) {
+    spec.kind = kind;
+    spec.source = toml.text(value, key);
+    source_node = &value;
+    ++sources;
+  };
   for (const auto& [key, value] : table) {
     const std::string k(key.str());
-    if (k == "name") name = toml.text(value, k);
-    else if (k == "builtin") builtin = toml.text(value, k), source_node = &value;
-    else if (k == "kp") kp = toml.text(value, k), source_node = &value;
-    else if (k == "ptx") ptx = toml.text(value, k), source_node = &value;
-    else if (k == "kernel") kernel = toml.text(value, k);
-    else if (k == "params") params = read_names(toml, value, k);
+    if (k == "name") spec.name = toml.text(value, k);
+    else if (k == "builtin") source(workload::WorkloadKind::builtin, value, k);
+    else if (k == "kp") source(workload::WorkloadKind::kp, value, k);
+    else if (k == "ptx") source(workload::WorkloadKind::ptx, value, k);
+    else if (k == "kernel") spec.kernel = toml.text(value, k);
+    else if (k == "params") spec.params = read_names(toml, value, k);
     else if (k == "launch") launch_node = &value;
+    else if (k == "emulate_all") spec.emulate_all = toml.boolean(value, k);
     else if (k == "calibration") entry.overrides = read_calibration(toml, value);
     else if (k == "axes") {
       for (const auto& [axis, values] : toml.table(value, "axes must be a table")) {
@@ -128,34 +133,17 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
       }
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) +
-                            " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, launch, calibration, axes)");
+                            " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, launch, emulate_all, "
+                            "calibration, axes)");
     }
   }
-  if ((!builtin.empty()) + (!kp.empty()) + (!ptx.empty()) != 1) {
+  if (sources != 1) {
     toml.fail(&node, "a [[workload]] needs exactly one of builtin = \"dwt_matrix\", kp = \"FILE.kp\", ptx = \"FILE.ptx\"");
   }
-  if (ptx.empty() && (!kernel.empty() || !params.empty())) {
-    toml.fail(&node, "'kernel' and 'params' are for ptx workloads");
-  }
+  if (spec.kind != workload::WorkloadKind::builtin) spec.source = resolve_suite_path(toml, spec.source);
+  if (launch_node) spec.launch = read_launch(toml, *launch_node, entry);
   try {
-    if (!builtin.empty()) {
-      if (launch_node) toml.fail(launch_node, "a builtin workload launches by Algorithm 3 (eq. 17, 18): no launch");
-      if (!name.empty()) toml.fail(&node, "a builtin workload keeps its name");
-      entry.model = std::make_shared<workload::NamedWorkloadModel>(workload::find_workload(builtin));
-      return entry;
-    }
-    if (!launch_node) toml.fail(&node, "a kp or ptx workload needs launch = { threads = ... } or { grid = ..., block = ... }");
-    workload::LaunchPolicy launch = read_launch(toml, *launch_node, entry);
-    if (!kp.empty()) {
-      isa::Program program = isa::load_kp_file(resolve_suite_path(toml, kp));
-      std::string label = name.empty() ? program.name() : name;
-      entry.model = std::make_shared<workload::KpWorkloadModel>(std::move(label), std::move(program), std::move(launch));
-    } else {
-      auto module = std::make_shared<const ptx::Module>(ptx::load_ptx_file(resolve_suite_path(toml, ptx)));
-      ptx::LoweringOptions options;
-      options.kernel = kernel;
-      entry.model = std::make_shared<workload::PtxWorkloadModel>(name, module, options, std::move(launch), params);
-    }
+    entry.model = workload::make_workload_model(spec);
   } catch (const InputError& e) {
     if (e.location().line > 0) throw;  // a line of the program itself
     toml.fail(source_node, e.location().file.empty() ? e.what() : e.describe());

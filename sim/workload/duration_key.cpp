@@ -13,6 +13,14 @@ std::vector<std::string> memory_duration_names(const isa::Program& program) {
   return names;
 }
 
+std::vector<isa::Millicycles> memory_durations(const isa::Program& program) {
+  std::vector<isa::Millicycles> durations;
+  for (const isa::Op& op : program.ops()) {
+    if (isa::is_memory(op.kind)) durations.push_back(op.duration);
+  }
+  return durations;
+}
+
 void append_durations(CoreTimeKey& key, const gpus::Calibration& calibration) {
   key.push_back(static_cast<std::int64_t>(calibration.memory_durations.size()));
   for (const auto& d : calibration.memory_durations) key.push_back(d.value_or(0));

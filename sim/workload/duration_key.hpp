@@ -18,6 +18,8 @@ namespace warpsim::sim::workload {
 
 // "d1 (load, line 4)", ... for each memory instruction of the program.
 std::vector<std::string> memory_duration_names(const isa::Program& program);
+// The durations of those memory instructions, in the same order.
+std::vector<isa::Millicycles> memory_durations(const isa::Program& program);
 
 // Appends the calibration's durations (0 for "the program's own") to a cache key.
 void append_durations(CoreTimeKey& key, const gpus::Calibration& calibration);

@@ -20,6 +20,7 @@ std::vector<std::string> KpWorkloadModel::axes() const {
 }
 
 std::vector<std::string> KpWorkloadModel::duration_names() const { return memory_duration_names(program_); }
+std::vector<isa::Millicycles> KpWorkloadModel::own_durations() const { return memory_durations(program_); }
 
 Prediction KpWorkloadModel::predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
                                     CoreTimeCache& cache) const {

@@ -16,6 +16,8 @@ class KpWorkloadModel final : public WorkloadModel {
   const std::string& kernel() const override { return program_.name(); }
   std::vector<std::string> axes() const override;
   std::vector<std::string> duration_names() const override;
+  std::vector<isa::Millicycles> own_durations() const override;
+  std::optional<isa::Millicycles> own_tm() const override { return program_.default_tm(); }
   Prediction predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
                      CoreTimeCache& cache) const override;
 

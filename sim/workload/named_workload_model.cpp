@@ -27,6 +27,12 @@ NamedWorkloadModel::NamedWorkloadModel(const NamedWorkload& workload)
 std::vector<std::string> NamedWorkloadModel::duration_names() const {
   return memory_duration_names(workload_program(workload_, 2));
 }
+std::vector<isa::Millicycles> NamedWorkloadModel::own_durations() const {
+  return memory_durations(workload_program(workload_, 2));
+}
+std::optional<isa::Millicycles> NamedWorkloadModel::own_tm() const {
+  return workload_program(workload_, 2).default_tm();
+}
 
 const isa::Program& NamedWorkloadModel::program_for(std::int64_t K) const {
   {

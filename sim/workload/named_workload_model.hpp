@@ -18,6 +18,8 @@ class NamedWorkloadModel final : public WorkloadModel {
   const std::string& kernel() const override { return kernel_; }
   std::vector<std::string> axes() const override { return {"K", "N"}; }
   std::vector<std::string> duration_names() const override;
+  std::vector<isa::Millicycles> own_durations() const override;
+  std::optional<isa::Millicycles> own_tm() const override;
   Prediction predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
                      CoreTimeCache& cache) const override;
   std::unique_ptr<PreparedModel> prepare(const gpus::Profile& gpu, const ModelOverrides& overrides,

@@ -3,26 +3,18 @@
 #include <algorithm>
 
 #include "frontends/ptx/kernel_params.hpp"
-#include "frontends/ptx/lowering_warnings.hpp"
 #include "isa/input_error.hpp"
 #include "sim/core/simulate_core.hpp"
 
 namespace warpsim::sim::workload {
-namespace {
 
-// Lowered launches kept per model: 4 bytes a warp plus the distinct programs; a sweep's points
-// never repeat, a calibration's come back every trial.
-constexpr std::int64_t kMaxKeptWarps = std::int64_t{1} << 22;
-
-}  // namespace
-
-PtxWorkloadModel::PtxWorkloadModel(std::string name, std::shared_ptr<const ptx::Module> module,
-                                   ptx::LoweringOptions options, LaunchPolicy launch,
-                                   std::vector<std::string> parameter_axes)
-    : name_(std::move(name)), module_(std::move(module)), options_(std::move(options)), launch_(std::move(launch)),
-      parameter_axes_(std::move(parameter_axes)) {
+PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options,
+                                   LaunchPolicy launch, std::vector<std::string> parameter_axes,
+                                   std::shared_ptr<LoweringCache> cache)
+    : name_(std::move(name)), source_(std::move(source)), options_(std::move(options)), launch_(std::move(launch)),
+      parameter_axes_(std::move(parameter_axes)), lowerings_(cache ? std::move(cache) : LoweringCache::process_wide()) {
   launch_.validate();
-  const ptx::Function& entry = module_->functions[ptx::select_kernel(*module_, options_.kernel)];
+  const ptx::Function& entry = source_.module->functions[ptx::select_kernel(*source_.module, options_.kernel)];
   kernel_ = ptx::short_kernel_name(entry.name);
   if (name_.empty()) name_ = kernel_;
 }
@@ -33,30 +25,6 @@ std::vector<std::string> PtxWorkloadModel::axes() const {
     if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
   }
   return names;
-}
-
-std::shared_ptr<const PtxWorkloadModel::Lowered> PtxWorkloadModel::lowered_for(const ptx::LoweringOptions& options) const {
-  std::vector<std::string> key;
-  for (const std::int64_t v : {options.grid.x, options.grid.y, options.grid.z, options.block.x, options.block.y, options.block.z}) {
-    key.push_back(std::to_string(v));
-  }
-  for (const auto& [name, value] : options.parameters) key.push_back(name + "=" + value);
-  {
-    const std::lock_guard lock(lowered_mutex_);
-    if (const auto it = lowered_.find(key); it != lowered_.end()) return it->second;
-  }
-  ptx::LoweredKernel lowered = ptx::lower_kernel(*module_, options);
-  std::vector<std::string> warnings = ptx::warning_lines(lowered, module_->file, options.emulator);
-  auto kernel = std::make_shared<const Lowered>(Lowered{std::move(lowered), std::move(warnings)});
-  const std::int64_t warps = kernel->kernel.emulated_classes;
-  const std::lock_guard lock(lowered_mutex_);
-  if (warps > kMaxKeptWarps) return kernel;
-  if (lowered_warps_ + warps > kMaxKeptWarps) {
-    lowered_.clear();
-    lowered_warps_ = 0;
-  }
-  if (lowered_.emplace(std::move(key), kernel).second) lowered_warps_ += warps;
-  return kernel;
 }
 
 Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
@@ -74,11 +42,12 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   options.block = ptx::Dim3{shape.block.x, shape.block.y, shape.block.z};
   options.parameters.clear();
   for (const std::string& axis : parameter_axes_) options.parameters.emplace_back(axis, std::to_string(point_value(point, axis)));
-  const std::shared_ptr<const Lowered> lowered = lowered_for(options);
-  const std::optional<isa::Millicycles> load = durations.empty() ? std::nullopt : durations[0];
-  const std::optional<isa::Millicycles> store = durations.size() > 1 ? durations[1] : std::nullopt;
-  std::vector<isa::Program> retimed;  // only when d1 or d2 is set
-  if (load || store) {
+  const std::shared_ptr<const LoweringCache::Lowered> lowered = lowerings_->lower(source_, options);
+  // The cache lowers with the default cycles; d1 and d2, else the model's own, replace them.
+  const isa::Millicycles load = !durations.empty() && durations[0] ? *durations[0] : options_.load_cycles;
+  const isa::Millicycles store = durations.size() > 1 && durations[1] ? *durations[1] : options_.store_cycles;
+  std::vector<isa::Program> retimed;  // only when the cycles differ from the cache's
+  if (load != ptx::kDefaultMemoryCycles || store != ptx::kDefaultMemoryCycles) {
     for (const ptx::WarpProgram& p : lowered->kernel.programs) retimed.push_back(with_load_store_durations(p.program, load, store));
   }
   const ptx::LoweredKernel& kernel = lowered->kernel;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -76,6 +77,10 @@ class WorkloadModel {
   virtual std::vector<std::string> axes() const = 0;
   // How many durations d1, d2, ... ModelOverrides may set, and what each one is.
   virtual std::vector<std::string> duration_names() const = 0;
+  // The values of d1, d2, ... and t_m that the workload's own program gives (where a calibration
+  // starts when the profile has none); t_m only from a program's `tm` line.
+  virtual std::vector<isa::Millicycles> own_durations() const = 0;
+  virtual std::optional<isa::Millicycles> own_tm() const { return std::nullopt; }
   // Throws InputError for points the workload cannot take or launches the GPU cannot run.
   virtual Prediction predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
                              CoreTimeCache& cache) const = 0;

@@ -14,6 +14,7 @@
 #include "sim/report/csv_table.hpp"
 #include "sim/workload/kp_workload_model.hpp"
 #include "sim/workload/named_workload_model.hpp"
+#include "sim/workload/ptx_workload_model.hpp"
 #include "tests/calibrate/synthetic_data.hpp"
 
 namespace {
@@ -42,7 +43,7 @@ const gpus::Profile& rtx2060() {
 std::vector<wl::Point> dwt_points() { return grid_points({8, 14}, powers_of_two(6, 20)); }
 
 cal::ProgramDefaults named_defaults(const std::string& name) {
-  return cal::program_defaults(wl::workload_program(wl::find_workload(name), 2));
+  return cal::program_defaults(wl::NamedWorkloadModel(wl::find_workload(name)));
 }
 
 // E of the truth itself on the noisy data: the optimum can only be at or below it.
@@ -141,9 +142,9 @@ TEST(Calibrate, IsDeterministic) {
 // the measured launch overheads, then t_m and the durations are fitted.
 TEST(Calibrate, MtxMulVecCaseStudy) {
   isa::Program program = isa::load_kp_file(std::string(WARPSIM_SOURCE_DIR) + "/workloads/mtx_mul_vec/mtx_mul_vec.kp");
-  const cal::ProgramDefaults defaults = cal::program_defaults(program);
-  ASSERT_EQ(defaults.durations.size(), 3u);
   const wl::KpWorkloadModel model("mtx_mul_vec", std::move(program), wl::LaunchPolicy{"N", "", ""});
+  const cal::ProgramDefaults defaults = cal::program_defaults(model);
+  ASSERT_EQ(defaults.durations.size(), 3u);
   const cal::ModelValues truth{5.2, cycles(31), {cycles(60), cycles(60), cycles(60)}};
   const std::vector<wl::Point> points = grid_points({}, powers_of_two(5, 14));
   const cal::MeasuredData data = synthetic_data(model, rtx2060(), points, truth, kNoise, kSeed, /*with_launch=*/true);
@@ -177,6 +178,31 @@ TEST(Calibrate, MtxMulVecCaseStudy) {
   for (std::size_t k = 0; k < exact.size(); ++k) {
     EXPECT_NEAR(fitted[k] / exact[k], 1.0, 0.03) << wl::describe_point(points[k]);
   }
+}
+
+// Trials change t_m and the durations, never what the lowering reads: each measured point of a
+// PTX workload is lowered once for the whole calibration, not once per trial.
+TEST(Calibrate, PtxWorkloadLowersEachPointOnceForAllTrials) {
+  const auto ptx_model = [](std::shared_ptr<wl::LoweringCache> lowerings) {
+    const std::string file = std::string(WARPSIM_SOURCE_DIR) + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx";
+    return wl::PtxWorkloadModel("", wl::load_ptx_source(file), {}, wl::LaunchPolicy{"N", "", "64"}, {"N"},
+                                std::move(lowerings));
+  };
+  const std::vector<wl::Point> points = grid_points({}, {64, 128, 256, 512});
+  const cal::ModelValues truth{5.0, cycles(20), {cycles(200), cycles(100)}};
+  const cal::MeasuredData data =
+      synthetic_data(ptx_model(std::make_shared<wl::LoweringCache>()), rtx2080(), points, truth, kNoise, kSeed);
+  const auto lowerings = std::make_shared<wl::LoweringCache>();
+  const wl::PtxWorkloadModel model = ptx_model(lowerings);
+  cal::SetupOptions options;
+  options.fit = "tm,tp,d1";
+  options.tm = cycles(10);
+  const cal::Setup setup = cal::set_up_calibration(model, rtx2080(), data, cal::program_defaults(model), options);
+  const cal::CalibrationResult result = cal::calibrate(setup.problem, {40, 5489});
+  EXPECT_GE(result.trials, 20);
+  EXPECT_EQ(lowerings->stats().lowerings, 4);  // one per point
+  EXPECT_GE(lowerings->stats().hits, 4 * (result.trials - 1));
+  EXPECT_LT(result.after.accuracy.mean_error, result.before.accuracy.mean_error);
 }
 
 TEST(Calibrate, BestTpIsTheExactMinimiser) {

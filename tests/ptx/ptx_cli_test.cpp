@@ -62,6 +62,61 @@ TEST(PtxCli, SimulateMixedWarpPrograms) {
   EXPECT_GT(j["time_us"].get<double>(), 5.0);
 }
 
+TEST(PtxCli, EmulateAllGivesTheSameProgramsAndCountsEveryWarp) {
+  // dwt's lattice kernel: the last warp exits at once, so the launch has two warp programs.
+  const std::string args = "lower workloads/dwt/dwt.ptx --kernel ltt --grid 4 --block 64 --param k=0 --param L=5 "
+                           "--param N=200 --param total=200";
+  const Result fast = run_warpsim(args);
+  const Result all = run_warpsim(args + " --emulate-all");
+  ASSERT_EQ(fast.status, 0) << fast.err;
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(fast.out, all.out);
+  const Result json = run_warpsim(args + " --emulate-all --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["emulated_classes"], j["warps"]);  // one emulation per warp
+  EXPECT_GT(j["emulated_instructions"].get<std::int64_t>(), 0);
+}
+
+TEST(PtxCli, SimulateReportsTheLoweringsWork) {
+  const Result r = run_warpsim("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx --gpu rtx2060 --grid 2 --block 64 "
+                               "--tp 5 --tm 31 --param N=128 --emulate-all");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["emulated_classes"], 4);  // 4 warps, each emulated
+  EXPECT_GT(j["emulated_instructions"].get<std::int64_t>(), 0);
+}
+
+// Ctrl-C during a long lowering: status 130, one line, no output file. The lowering emulates
+// 256 warps looping 2^14 times each, warp by warp: seconds, long enough by construction.
+const std::vector<std::string> kLongLowering = {"workloads/mtx_mul_vec/mtx_mul_vec.ptx", "--grid", "32", "--block",
+                                                "256", "--param", "N=16384", "--emulate-all"};
+
+TEST(PtxCli, InterruptedLowerWritesNothing) {
+  if (!can_see_signal_handlers()) GTEST_SKIP() << "no /proc to see when warpsim handles Ctrl-C";
+  const std::string out = test_dir() + "/never.kp";
+  std::filesystem::remove(out);
+  std::vector<std::string> args{"lower"};
+  args.insert(args.end(), kLongLowering.begin(), kLongLowering.end());
+  args.insert(args.end(), {"-o", out});
+  const Result r = run_warpsim_interrupted(args);
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_EQ(r.err, "warpsim: interrupted; nothing written\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
+}
+
+TEST(PtxCli, InterruptedSimulatePrintsNothing) {
+  if (!can_see_signal_handlers()) GTEST_SKIP() << "no /proc to see when warpsim handles Ctrl-C";
+  std::vector<std::string> args{"simulate", "--gpu", "rtx2060", "--tp", "5", "--tm", "31"};
+  args.insert(args.end(), kLongLowering.begin(), kLongLowering.end());
+  const Result r = run_warpsim_interrupted(args);
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_EQ(r.err, "warpsim: interrupted; nothing written\n");
+  EXPECT_EQ(r.out, "");
+}
+
 // Malformed PTX and bad PTX options are cases of the malformed-input suite (tests/malformed/cases.txt).
 
 TEST(PtxCli, FailedLowerWritesNoFile) {

@@ -12,6 +12,7 @@
 #include "sim/driver/suite.hpp"
 #include "sim/report/sweep_report.hpp"
 #include "sim/workload/named_workload.hpp"
+#include "sim/workload/ptx_workload_model.hpp"
 #include "tests/support/located_error.hpp"
 
 namespace warpsim::sim::driver {
@@ -174,6 +175,43 @@ axes = { N = [64, 102] }
   EXPECT_EQ(rows[1].prediction.total_threads, 102);
 }
 
+// The launches a sweep lowers: once per distinct (parameters, launch), whatever the GPUs.
+TEST(SuiteWorkloads, PtxLaunchesAreLoweredOnceForEveryGpu) {
+  auto lowerings = std::make_shared<workload::LoweringCache>();
+  Suite suite;
+  suite.gpus = {gpus::load_profile("rtx2080"), gpus::load_profile("rtx2060")};
+  SuiteWorkload ptx;
+  ptx.model = std::make_shared<workload::PtxWorkloadModel>(
+      "", workload::load_ptx_source(kSourceDir + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx"), ptx::LoweringOptions{},
+      workload::LaunchPolicy{"N", "", "64"}, std::vector<std::string>{"N"}, lowerings);
+  ptx.axes = {{"N", {64, 128, 256}}};
+  ptx.overrides.tp_us = 5;
+  ptx.overrides.tm = isa::cycles_from_double(31);
+  suite.workloads.push_back(ptx);
+  SweepOptions options;
+  options.jobs = 1;  // with more, both GPUs may lower a launch at the same moment (allowed, same result)
+  std::vector<SweepRow> rows;
+  run_sweep(suite, [&](const SweepRow& row) { rows.push_back(row); }, options);
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(lowerings->stats().lowerings, 3);
+  EXPECT_EQ(lowerings->stats().hits, 3);
+  EXPECT_NE(rows[0].prediction.time_us, rows[3].prediction.time_us);  // the same launch, timed per GPU
+}
+
+TEST(SuiteWorkloads, EmulateAllGivesTheSameRows) {
+  const std::string base = R"(
+gpus = ["rtx2080"]
+[[workload]]
+ptx = "../dwt/dwt.ptx"
+kernel = "ltt"
+params = ["k", "L", "N", "total"]
+launch = { threads = "total", block = 64 }
+calibration = { tp_us = 5, tm = 12 }
+axes = { k = [0], L = [5], N = [200], total = [100, 200, 300] }
+)";
+  EXPECT_EQ(sweep_csv(suite_from(base), 1), sweep_csv(suite_from(base + "emulate_all = true\n"), 1));
+}
+
 using testing_support::BadInput;
 
 class SuiteWorkloadErrors : public testing::TestWithParam<BadInput> {};
@@ -193,7 +231,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncolour = 2\n", 4, "unknown key 'colour' in [[workload]]"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\naxes = { K = [8] }\n", 2, "needs axis 'N'"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\naxes = { K = [8], N = [64], Q = [1] }\n", 2, "has no axis 'Q'"},
-        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\nlaunch = { threads = 64 }\naxes = { K = [8], N = [64] }\n", 4, "no launch"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\nlaunch = { threads = 64 }\naxes = { K = [8], N = [64] }\n", 3,
+                 "takes no launch"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\nemulate_all = true\naxes = { K = [8], N = [64] }\n", 3,
+                 "emulate_all is for .ptx workloads"},
+        BadInput{WS_GPU "[[workload]]\nptx = \"../mtx_mul_vec/mtx_mul_vec.ptx\"\nemulate_all = 1\n", 4,
+                 "emulate_all must be true or false"},
         BadInput{WS_GPU "[[workload]]\nkp = \"/nonexistent/p.kp\"\nlaunch = { threads = 64 }\n", 3, "/nonexistent/p.kp: cannot read"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { tm = -1 }\naxes = { K = [8], N = [64] }\n", 4, "calibration.tm"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { speed = 1 }\naxes = { K = [8], N = [64] }\n", 4, "unknown key 'speed' in calibration"},

@@ -1,0 +1,95 @@
+#include "sim/workload/lowering_cache.hpp"
+
+#include <string_view>
+
+#include "frontends/ptx/lowering_warnings.hpp"
+
+namespace warpsim::sim::workload {
+namespace {
+
+// The map holds one 4-byte id per warp when every warp was emulated on its own (--emulate-all);
+// otherwise a split tree, about this much per class: a leaf and its share of the inner nodes.
+constexpr std::int64_t kMapBytesPerClass = 256;
+
+}  // namespace
+
+const std::shared_ptr<LoweringCache>& LoweringCache::process_wide() {
+  static const auto cache = std::make_shared<LoweringCache>();
+  return cache;
+}
+
+std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& options) {
+  static_assert(sizeof(ptx::EmulatorOptions) == 3 * sizeof(std::int64_t),
+                "a new emulator option changes what the lowering reads: add it to the key");
+  std::string key;
+  const auto text = [&](std::string_view s) { key.append(std::to_string(s.size())).append(":").append(s); };
+  const auto number = [&](std::int64_t n) { key.append(std::to_string(n)).append(","); };
+  text(source.identity);
+  text(options.kernel);
+  for (const ptx::Dim3& d : {options.grid, options.block}) {
+    number(d.x);
+    number(d.y);
+    number(d.z);
+  }
+  number(static_cast<std::int64_t>(options.parameters.size()));
+  for (const auto& [name, value] : options.parameters) {
+    text(name);
+    text(value);
+  }
+  number(options.emulator.unknown_loop_trips);
+  number(static_cast<std::int64_t>(options.emulator.unknown_branch));
+  number(options.emulator.max_steps_per_warp);
+  number(options.emulate_all ? 1 : 0);
+  return key;
+}
+
+std::int64_t lowered_bytes(const ptx::LoweredKernel& kernel) {
+  std::int64_t bytes = sizeof(ptx::LoweredKernel);
+  for (const ptx::WarpProgram& p : kernel.programs) {
+    bytes += static_cast<std::int64_t>(sizeof(ptx::WarpProgram) + p.program.ops().size() * sizeof(isa::Op) +
+                                       p.notes.size() * sizeof(ptx::OpNote));
+    for (const ptx::OpNote& note : p.notes)
+      bytes += static_cast<std::int64_t>(note.accesses.size() * sizeof(ptx::Access));
+  }
+  const bool per_warp = kernel.emulated_classes == kernel.warp_programs.warps();
+  return bytes + kernel.emulated_classes * (per_warp ? std::int64_t{sizeof(std::uint32_t)} : kMapBytesPerClass);
+}
+
+std::shared_ptr<const LoweringCache::Lowered> LoweringCache::lower(const PtxSource& source,
+                                                                   const ptx::LoweringOptions& options) {
+  std::string key = lowering_key(source, options);
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto it = entries_.find(key); it != entries_.end()) {
+      ++stats_.hits;
+      return it->second;
+    }
+  }
+  ptx::LoweringOptions canonical = options;
+  canonical.load_cycles = ptx::kDefaultMemoryCycles;
+  canonical.store_cycles = ptx::kDefaultMemoryCycles;
+  ptx::LoweredKernel kernel = ptx::lower_kernel(*source.module, canonical);
+  std::vector<std::string> warnings = ptx::warning_lines(kernel, source.module->file, options.emulator);
+  auto lowered = std::make_shared<const Lowered>(Lowered{std::move(kernel), std::move(warnings)});
+  const std::int64_t bytes = lowered_bytes(lowered->kernel);
+
+  const std::lock_guard lock(mutex_);
+  ++stats_.lowerings;
+  if (const auto it = entries_.find(key); it != entries_.end()) return it->second;  // lowered twice at once
+  // Entries stay while they fit and a lowering that does not fit is not kept: a calibration's
+  // trials and a sweep's GPUs revisit the points in the same order each time, and evicting the
+  // oldest would miss on every point once they outgrow the budget, where this hits on the kept.
+  if (stats_.bytes + bytes <= budget_bytes_) {
+    entries_.emplace(std::move(key), lowered);
+    ++stats_.kept;
+    stats_.bytes += bytes;
+  }
+  return lowered;
+}
+
+LoweringCache::Stats LoweringCache::stats() const {
+  const std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace warpsim::sim::workload

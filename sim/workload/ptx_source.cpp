@@ -1,0 +1,21 @@
+#include "sim/workload/ptx_source.hpp"
+
+#include <functional>
+#include <string_view>
+
+#include "frontends/ptx/parser.hpp"
+#include "isa/text_file.hpp"
+
+namespace warpsim::sim::workload {
+
+PtxSource load_ptx_source(const std::string& path) {
+  const std::string text = read_text_file(path);
+  PtxSource source;
+  source.module = std::make_shared<const ptx::Module>(ptx::parse_ptx(text, path));
+  // Within one process only (the hash is not stable across builds): enough for a cache's key.
+  source.identity =
+      path + '\n' + std::to_string(text.size()) + '\n' + std::to_string(std::hash<std::string_view>{}(text));
+  return source;
+}
+
+}  // namespace warpsim::sim::workload
