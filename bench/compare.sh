@@ -1,31 +1,229 @@
 #!/usr/bin/env bash
-# Runs the benchmarks and compares them with a saved baseline using Google Benchmark's own
-# compare.py (Debian package libbenchmark-tools; it needs python3-scipy). Flags every benchmark
-# whose median time grew by more than the threshold (default 20 %: a shared 2-core machine varies by 10-15 % run to run) and exits 1 if any did.
-#   bench/compare.sh [BASELINE.json] [THRESHOLD_PERCENT]
-# Make a new baseline:  build/release/bench/warpsim_bench --benchmark_repetitions=5 \
-#   --benchmark_report_aggregates_only=true --benchmark_out=bench/baseline/NAME.json --benchmark_out_format=json
+# Compares the benchmarks of this working tree with those of another revision, side by side on
+# this machine, or (without REV) with a committed baseline measured once (docs/performance.md).
+#
+#   bench/compare.sh REV [OPTIONS] [-- BENCHMARK_ARGS...]
+#       REV is any git revision (a hash, HEAD~3, main). It is checked out in a worktree under
+#       build/compare/HASH (kept, so a later comparison with the same commit reuses its build),
+#       whose benchmark programs are built with the release preset (-j2), as are this tree's.
+#       Then the two builds of each benchmark program run interleaved: ROUNDS rounds, each
+#       running old then new (new first in every second round), with REPETITIONS repetitions
+#       and Google Benchmark's JSON output. bench/compare_runs.py merges the rounds, runs Google
+#       Benchmark's compare.py (U test) on the two sides and prints one table: per benchmark
+#       old and new median, new/old, the per-round ratios' range, p and a verdict
+#       (faster / slower / same within noise). Runs and reports stay in build/compare/runs/.
+#         --rounds N          interleaved rounds (default 5)
+#         --repetitions N     repetitions per run (--benchmark_repetitions, default 3)
+#         --min-time SECONDS  --benchmark_min_time per repetition (default: Google Benchmark's)
+#         --noise PCT         ratios within PCT % of 1 are "same" (default 10)
+#         --alpha P           U test significance level (default 0.05)
+#         --time auto|cpu|real  which time to compare (default auto: CPU time, real time for
+#                             benchmarks measured by it, names ending in /real_time)
+#         --fail-above PCT    exit 1 if a benchmark is "slower" by more than PCT %
+#       BENCHMARK_ARGS go to both builds, e.g. -- --benchmark_filter='Listing1|PaperSweep'.
+#
+#   bench/compare.sh [--baseline FILE.json] [--threshold PCT] [-- BENCHMARK_ARGS...]
+#   bench/compare.sh FILE.json [PCT]
+#       Runs this tree's benchmarks (5 repetitions) and compares them with a saved baseline
+#       (default bench/baseline/dev-2core.json) using compare.py; prints one
+#       "REGRESSION name: +x%" line for each median more than PCT % slower (default 20) and
+#       exits 1 if any was. The baseline was measured on another machine or day: the result is
+#       a record, not a verdict.
+#       Make a new baseline:  build/release/bench/warpsim_bench --benchmark_repetitions=5 \
+#         --benchmark_report_aggregates_only=true --benchmark_out=bench/baseline/NAME.json --benchmark_out_format=json
+#
+# Needs Google Benchmark's compare.py and SciPy: apt-get install libbenchmark-tools python3-scipy.
+# Exit status: 0; 1 regressions (--fail-above, or baseline mode); 2 usage, unknown REV, a REV
+# without the benchmarks, missing tools; 3 a build or a benchmark run failed; 130 interrupted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-baseline="${1:-bench/baseline/dev-2core.json}"
-threshold="${2:-20}"
-compare=/usr/share/benchmark/compare.py
-[ -f "$compare" ] || { echo "compare.sh: install libbenchmark-tools and python3-scipy (apt-get)" >&2; exit 2; }
-bench=build/release/bench/warpsim_bench
-[ -x "$bench" ] || { cmake --preset release >/dev/null && cmake --build --preset release --target warpsim_bench; }
-current=$(mktemp --suffix=.json)
-diff=$(mktemp --suffix=.json)
-trap 'rm -f "$current" "$diff"' EXIT
-"$bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-  --benchmark_out="$current" --benchmark_out_format=json >/dev/null
-/usr/bin/python3 "$compare" --no-color -d "$diff" benchmarks "$baseline" "$current"
-/usr/bin/python3 - "$diff" "$threshold" <<'PY'
+root=$PWD
+
+die() { echo "compare.sh: $1" >&2; exit "${2:-2}"; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value (bench/compare.sh --help)"; }
+
+rev="" baseline="" threshold=20 rounds=5 repetitions=3 min_time="" noise=10 alpha=0.05 fail_above="" time_choice=auto
+positional=() bench_args=()
+while (($#)); do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --baseline) need_value "$@"; baseline=$2; shift 2 ;;
+    --threshold) need_value "$@"; threshold=$2; shift 2 ;;
+    --rounds) need_value "$@"; rounds=$2; shift 2 ;;
+    --repetitions) need_value "$@"; repetitions=$2; shift 2 ;;
+    --min-time) need_value "$@"; min_time=$2; shift 2 ;;
+    --noise) need_value "$@"; noise=$2; shift 2 ;;
+    --alpha) need_value "$@"; alpha=$2; shift 2 ;;
+    --fail-above) need_value "$@"; fail_above=$2; shift 2 ;;
+    --time) need_value "$@"; time_choice=$2; shift 2 ;;
+    --) shift; bench_args=("$@"); break ;;
+    -*) die "unknown option $1 (bench/compare.sh --help)" ;;
+    *) positional+=("$1"); shift ;;
+  esac
+done
+# The first positional argument is a revision, unless it is a JSON file (the older form
+# `compare.sh BASELINE.json [THRESHOLD]`).
+if ((${#positional[@]})); then
+  if [[ "${positional[0]}" == *.json && -f "${positional[0]}" ]]; then
+    baseline=${positional[0]}
+    ((${#positional[@]} < 2)) || threshold=${positional[1]}
+    ((${#positional[@]} < 3)) || die "too many arguments (bench/compare.sh --help)"
+  else
+    rev=${positional[0]}
+    ((${#positional[@]} == 1)) || die "one revision at a time (extra argument '${positional[1]}'; benchmark flags go after --)"
+    [[ -z "$baseline" ]] || die "give a revision or --baseline, not both"
+  fi
+fi
+[[ "$time_choice" =~ ^(auto|cpu|real)$ ]] || die "--time takes auto, cpu or real, not '$time_choice'"
+for value in "$rounds" "$repetitions"; do
+  [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "--rounds and --repetitions take a positive whole number, not '$value'"
+done
+
+compare_py=${WARPSIM_COMPARE_PY:-/usr/share/benchmark/compare.py}
+[[ -f "$compare_py" ]] || die "Google Benchmark's compare.py is not installed: apt-get install libbenchmark-tools python3-scipy"
+# compare.py needs SciPy, which Debian installs for its own python3 (not a pyenv or a venv's).
+python=""
+for candidate in python3 /usr/bin/python3; do
+  if command -v "$candidate" >/dev/null && "$candidate" -c 'import scipy.stats, numpy' 2>/dev/null; then
+    python=$(command -v "$candidate"); break
+  fi
+done
+[[ -n "$python" ]] || die "compare.py needs SciPy: apt-get install python3-scipy"
+
+# The benchmark programs (add_executable in bench/CMakeLists.txt) of this tree and of a revision.
+programs_in() { sed -n 's/^[[:space:]]*add_executable([[:space:]]*\([A-Za-z0-9_]*\).*/\1/p'; }
+mapfile -t programs < <(programs_in < bench/CMakeLists.txt)
+((${#programs[@]})) || die "no add_executable in bench/CMakeLists.txt" 3
+
+build_current() {
+  local log=build/compare/current.build.log
+  mkdir -p build/compare
+  echo "compare.sh: building this tree's ${programs[*]} (release preset; log: $log)"
+  if ! { [[ -f build/release/CMakeCache.txt ]] || cmake --preset release; } >"$log" 2>&1 ||
+     ! cmake --build --preset release -j 2 --target "$@" >>"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    die "this tree's benchmarks failed to build (log: $log)" 3
+  fi
+}
+
+# --- Baseline mode: one run of this tree against a JSON file from another machine or day ---
+if [[ -z "$rev" ]]; then
+  baseline=${baseline:-bench/baseline/dev-2core.json}
+  [[ -f "$baseline" ]] || die "no baseline file $baseline"
+  note="NOTE: $baseline was measured on another machine or day: this comparison is a record, not a verdict
+      (load and hardware alone move these times by 10-600 %). For a verdict on a change, compare two
+      revisions side by side on this machine: bench/compare.sh REV (e.g. bench/compare.sh main)."
+  echo "$note"
+  build_current warpsim_bench
+  current=$(mktemp --suffix=.json)
+  diff=$(mktemp --suffix=.json)
+  trap 'rm -f "$current" "$diff"' EXIT
+  build/release/bench/warpsim_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    ${bench_args[@]+"${bench_args[@]}"} --benchmark_out="$current" --benchmark_out_format=json >/dev/null ||
+    die "warpsim_bench failed" 3
+  "$python" "$compare_py" --no-color -d "$diff" benchmarks "$baseline" "$current"
+  status=0
+  "$python" - "$diff" "$threshold" <<'PY' || status=$?
 import json, sys
 rows, threshold = json.load(open(sys.argv[1])), float(sys.argv[2]) / 100
 regressions = [(r['name'], r['measurements'][0]['time']) for r in rows
                if r.get('aggregate_name') == 'median' and r['measurements'][0]['time'] > threshold]
 for name, change in regressions:
     print(f'REGRESSION {name}: {change:+.1%}')
-print(f'{len(regressions)} regressions above {threshold:.0%}')
+print(f'{len(regressions)} regressions above {threshold:.0%} against the baseline (a record, not a verdict: see the note above)')
 sys.exit(1 if regressions else 0)
 PY
+  exit "$status"
+fi
+
+# --- Side by side: REV's build and this tree's, interleaved on this machine ---
+hash=$(git rev-parse --verify --quiet --end-of-options "$rev^{commit}" 2>/dev/null) ||
+  die "unknown revision '$rev'"
+short=$(git rev-parse --short=12 "$hash")
+git cat-file -e "$hash:bench/CMakeLists.txt" 2>/dev/null ||
+  die "$rev ($short) predates the benchmarks: it has no bench/CMakeLists.txt"
+mapfile -t rev_programs < <(git show "$hash:bench/CMakeLists.txt" | programs_in)
+((${#rev_programs[@]})) ||
+  die "$rev ($short) predates the benchmarks: its bench/CMakeLists.txt builds no benchmark program"
+common=()
+for program in "${programs[@]}"; do
+  if [[ " ${rev_programs[*]} " == *" $program "* ]]; then
+    common+=("$program")
+  else
+    echo "compare.sh: $program is not in $rev ($short): not compared"
+  fi
+done
+((${#common[@]})) || die "$rev ($short) has none of this tree's benchmark programs (${programs[*]})"
+
+worktree=$root/build/compare/$short
+created=""
+runs=""
+cleanup() {
+  # Interrupted or failed while this run was creating or building REV's worktree: remove it.
+  if [[ -n "$created" ]]; then
+    git worktree remove --force "$worktree" >/dev/null 2>&1 || rm -rf "$worktree"
+  fi
+  git worktree prune
+}
+trap 'echo; echo "compare.sh: interrupted" >&2; cleanup; exit 130' INT TERM
+
+mkdir -p build/compare
+git worktree prune
+if [[ -d "$worktree" && "$(git -C "$worktree" rev-parse HEAD 2>/dev/null)" == "$hash" &&
+      -f "$worktree/.git" ]]; then
+  echo "compare.sh: reusing $worktree ($rev = $short)"
+else
+  [[ ! -e "$worktree" ]] || { rm -rf "$worktree"; git worktree prune; }
+  created=1
+  git worktree add --detach --quiet "$worktree" "$hash" || { cleanup; die "cannot create a worktree of $rev" 3; }
+fi
+log=$root/build/compare/$short.build.log
+echo "compare.sh: building $rev ($short): ${common[*]} (release preset, -j2; log: $log)"
+if ! (
+  cd "$worktree"
+  # (set -e does not apply inside a tested subshell: hence the &&.)
+  if [[ -f CMakePresets.json ]] && grep -q '"release"' CMakePresets.json; then
+    cmake --preset release -DWARPSIM_BUILD_TESTS=OFF && cmake --build --preset release -j 2 --target "${common[@]}"
+  else  # revisions from before the presets
+    cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF &&
+      cmake --build build/release -j 2 --target "${common[@]}"
+  fi
+) >"$log" 2>&1; then
+  tail -n 20 "$log" >&2
+  cleanup
+  die "$rev ($short) failed to build its benchmarks (log: $log; its worktree was removed)" 3
+fi
+created=""  # built: kept for the next comparison with this commit
+build_current "${common[@]}"
+
+runs=$root/build/compare/runs/$(date +%Y%m%d-%H%M%S)-$short
+mkdir -p "$runs/old" "$runs/new"
+label_new="this tree ($(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- 2>/dev/null || echo ' + uncommitted changes'))"
+min_flag=()
+[[ -z "$min_time" ]] || min_flag=(--benchmark_min_time="$min_time")
+echo "compare.sh: $rounds rounds x ${#common[@]} program(s), old = $rev ($short), new = $label_new; runs in $runs"
+for ((round = 1; round <= rounds; round++)); do
+  if ((round % 2)); then order=(old new); else order=(new old); fi
+  for program in "${common[@]}"; do
+    for side in "${order[@]}"; do
+      if [[ $side == old ]]; then binary=$worktree/build/release/bench/$program; else binary=$root/build/release/bench/$program; fi
+      out=$runs/$side/$round-$program.json
+      start=$SECONDS
+      if ! "$binary" --benchmark_repetitions="$repetitions" ${min_flag[@]+"${min_flag[@]}"} \
+           ${bench_args[@]+"${bench_args[@]}"} --benchmark_out="$out" --benchmark_out_format=json \
+           >"$runs/$side/$round-$program.log" 2>&1 || [[ ! -s "$out" ]]; then
+        tail -n 5 "$runs/$side/$round-$program.log" >&2
+        die "$side $program failed in round $round (log: $runs/$side/$round-$program.log)" 3
+      fi
+      echo "  round $round/$rounds: $side $program ($((SECONDS - start)) s)"
+    done
+  done
+done
+trap - INT TERM
+
+fail_flag=()
+[[ -z "$fail_above" ]] || fail_flag=(--fail-above "$fail_above")
+"$python" bench/compare_runs.py --alpha "$alpha" --noise "$noise" --time "$time_choice" ${fail_flag[@]+"${fail_flag[@]}"} \
+  --compare-py "$compare_py" --out-dir "$runs" --old-label "$rev ($short)" --new-label "$label_new" \
+  "$runs/old" "$runs/new"
