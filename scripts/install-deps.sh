@@ -15,6 +15,8 @@ packages=(
   libexpat1-dev                    # expat: the tests check generated SVG is well-formed XML
   libnlopt-dev libnlopt-cxx-dev    # NLopt: derivative-free optimisers for `warpsim calibrate` (nlopt.hpp)
   clang libclang-rt-dev            # clang++ and libFuzzer/ASan runtimes (libclang-rt-14-dev on Debian 12): the fuzz preset
+  python3                          # the independent Python reference cross-check (tests/reference/)
+  libbenchmark-tools python3-scipy # Google Benchmark's compare.py: bench/compare.sh REV and its test
 )
 
 missing=()

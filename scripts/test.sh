@@ -10,12 +10,12 @@ scripts/install-deps.sh
 preset="${WARPSIM_PRESET:-ci}"
 cmake --preset "$preset"
 cmake --build --preset "$preset"
-ctest --preset "$preset" -j2
+ctest --preset "$preset" -j2 --no-tests=error
 
 if [[ "${WARPSIM_SANITIZERS:-1}" != 0 && "$preset" != asan ]]; then
   cmake --preset asan
   cmake --build --preset asan
-  ctest --preset asan -j2
+  ctest --preset asan -j2 --no-tests=error
 fi
 
 if [[ "${WARPSIM_FUZZ:-1}" != 0 ]]; then

@@ -19,7 +19,8 @@ const std::shared_ptr<LoweringCache>& LoweringCache::process_wide() {
 }
 
 std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& options) {
-  static_assert(sizeof(ptx::EmulatorOptions) == 3 * sizeof(std::int64_t),
+  // Three options decide the result; the fourth, `cancel`, only stops the lowering.
+  static_assert(sizeof(ptx::EmulatorOptions) == 4 * sizeof(std::int64_t),
                 "a new emulator option changes what the lowering reads: add it to the key");
   std::string key;
   const auto text = [&](std::string_view s) { key.append(std::to_string(s.size())).append(":").append(s); };
