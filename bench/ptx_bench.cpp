@@ -1,10 +1,13 @@
-// The PTX frontend: parsing nvcc output, and lowering whole launches to warp programs
-// (emulating every warp; docs/ptx.md).
+// The PTX frontend: parsing nvcc output, lowering whole launches to warp programs (warps in
+// classes, loops in closed form; docs/ptx.md), and lowering plus timing the issue's real-size
+// kernels (SGEMM, vectorAdd, grid-stride SAXPY) as `warpsim simulate` does.
 #include <benchmark/benchmark.h>
 
 #include "frontends/ptx/lowering.hpp"
 #include "frontends/ptx/parser.hpp"
+#include "gpus/profile.hpp"
 #include "isa/text_file.hpp"
+#include "sim/workload/ptx_workload_model.hpp"
 
 namespace {
 
@@ -44,5 +47,58 @@ BENCHMARK_CAPTURE(Lower, dwt_lattice_2to20_threads, std::string("workloads/dwt/d
 BENCHMARK_CAPTURE(Lower, mtx_mul_vec_N2to14_one_warp, std::string("workloads/mtx_mul_vec/mtx_mul_vec.ptx"),
                   std::string(), ptx::ParameterEntries{{"N", "16384"}}, 32)
     ->Arg(1)->Unit(benchmark::kMillisecond);
+
+// `warpsim simulate` in process: lower the launch (no cache) and time it on the H100 profile.
+void LowerAndSimulate(benchmark::State& state, const std::string& file, const std::string& kernel, ptx::Dim3 grid,
+                      ptx::Dim3 block, const ptx::ParameterEntries& parameters, bool emulate_all) {
+  const ptx::Module module = ptx::load_ptx_file(kSourceDir + "/" + file);
+  const gpus::Profile gpu = gpus::load_profile("h100");
+  ptx::LoweringOptions options;
+  options.kernel = kernel;
+  options.grid = grid;
+  options.block = block;
+  options.parameters = parameters;
+  options.emulate_all = emulate_all;
+  const sim::grid::Launch launch{grid.count(), block.count()};
+  std::int64_t classes = 0;
+  for (auto _ : state) {
+    const ptx::LoweredKernel lowered = ptx::lower_kernel(module, options);
+    classes = lowered.emulated_classes;
+    benchmark::DoNotOptimize(sim::workload::time_lowered_kernel(gpu, launch, 5.0, 31'000, lowered).cycles);
+  }
+  state.counters["classes"] = static_cast<double>(classes);
+  state.counters["warps"] = static_cast<double>(grid.count() * ((block.count() + 31) / 32));
+}
+const std::string kSgemm = "workloads/sgemm/sgemm.ptx";
+const std::string kVectorOps = "workloads/vector_ops/vector_ops.ptx";
+const auto sgemm = [](std::int64_t n, bool all) {
+  return [=](benchmark::State& s) {
+    LowerAndSimulate(s, kSgemm, "sgemm_tiled", {n / 16, n / 16, 1}, {16, 16, 1}, {{"0", std::to_string(n)}}, all);
+  };
+};
+const auto naive = [](std::int64_t n) {
+  return [=](benchmark::State& s) {
+    LowerAndSimulate(s, kSgemm, "sgemm_naive", {(n + 15) / 16, (n + 15) / 16, 1}, {16, 16, 1}, {{"0", std::to_string(n)}}, false);
+  };
+};
+const int kRegistered = [] {
+  for (const std::int64_t n : {256, 1024, 4096, 8192}) {
+    benchmark::RegisterBenchmark(("SimulatePtx/sgemm_tiled/" + std::to_string(n)).c_str(), sgemm(n, false))->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RegisterBenchmark("SimulatePtx/sgemm_tiled/256/emulate_all", sgemm(256, true))->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("SimulatePtx/sgemm_naive/1024", naive(1024))->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("SimulatePtx/sgemm_naive/1000", naive(1000))->Unit(benchmark::kMillisecond);
+  const std::int64_t n = std::int64_t{1} << 28;
+  benchmark::RegisterBenchmark("SimulatePtx/vector_add/2^28", [=](benchmark::State& s) {
+    LowerAndSimulate(s, kVectorOps, "vector_add", {n / 256, 1, 1}, {256, 1, 1}, {{"3", std::to_string(n)}}, false);
+  })->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("SimulatePtx/vector_add/2^28-100", [=](benchmark::State& s) {  // a partial last block
+    LowerAndSimulate(s, kVectorOps, "vector_add", {n / 256, 1, 1}, {256, 1, 1}, {{"3", std::to_string(n - 100)}}, false);
+  })->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("SimulatePtx/saxpy_grid_stride/2^28", [=](benchmark::State& s) {
+    LowerAndSimulate(s, kVectorOps, "saxpy_grid_stride", {1024, 1, 1}, {256, 1, 1}, {{"0", std::to_string(n)}, {"1", "2"}}, false);
+  })->Unit(benchmark::kMillisecond);
+  return 0;
+}();
 
 }  // namespace

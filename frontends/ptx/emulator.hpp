@@ -152,7 +152,8 @@ class WarpEmulator {
   void capture_sources(const DecodedInstruction& in);
   void propagate(const DecodedInstruction& in, std::uint32_t executing);
   bool propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out);
-  bool propagate_division(const DecodedInstruction& in, std::uint32_t lanes, std::uint64_t divisor, bool remainder,
+  enum class Division : std::uint8_t { quotient, remainder, rounded_down };  // floor(x/d), x mod d, d floor(x/d)
+  bool propagate_division(const DecodedInstruction& in, std::uint32_t lanes, std::uint64_t divisor, Division part,
                           Coefficients& out);
   std::uint64_t source_value(std::size_t i, int lane) const;  // captured before the instruction ran
   void period_hint(int symbol, std::int64_t period);

@@ -513,36 +513,48 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
         if (source_value(1, std::countr_zero(l)) != d0) return false;
       }
       std::uint64_t divisor = truncate(d0, bits);
-      bool remainder = in.opcode == Opcode::rem;
+      Division part = in.opcode == Opcode::rem ? Division::remainder : Division::quotient;
       if (in.opcode == Opcode::shr) {
         if (divisor >= static_cast<std::uint64_t>(bits) || divisor > 62) return false;
         divisor = std::uint64_t{1} << divisor;
       } else if (in.opcode == Opcode::and_) {
-        if (divisor == 0 || (divisor & (divisor + 1)) != 0 || divisor >= (std::uint64_t{1} << 62)) return false;  // 2^k - 1 masks only
-        divisor += 1;
-        remainder = true;
+        const std::uint64_t low = truncate(~divisor, bits);  // x & ~(2^k - 1) rounds down to a multiple of 2^k
+        if (divisor != 0 && (divisor & (divisor + 1)) == 0 && divisor < (std::uint64_t{1} << 62)) {
+          divisor += 1;  // x & (2^k - 1) is x mod 2^k
+          part = Division::remainder;
+        } else if (low != 0 && (low & (low + 1)) == 0 && low < (std::uint64_t{1} << 62)) {
+          divisor = low + 1;
+          part = Division::rounded_down;
+        } else {
+          return false;
+        }
       }
       if (divisor == 0 || divisor > (std::uint64_t{1} << 62)) return false;
-      return propagate_division(in, lanes, divisor, remainder, out);
+      return propagate_division(in, lanes, divisor, part, out);
     }
     default: return false;
   }
 }
 
 // floor(x / d) and x mod d of a non-negative affine x are affine where every coefficient is a
-// multiple of d; a residue cut of the symbols makes them so.
-bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::uint32_t lanes, std::uint64_t divisor, bool remainder,
+// multiple of d (a residue cut of the symbols makes them so when the modulus is small), or where
+// x stays within one multiple of d (then the quotient is constant; the box is narrowed to such
+// stretches).
+bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::uint32_t lanes, std::uint64_t divisor, Division part,
                                       Coefficients& out) {
   const Arg& x = in.srcs[0];
   const ScalarType type = in.opcode == Opcode::and_ ? ScalarType{TypeKind::u, in.type.bits} : in.type;
   const auto d = static_cast<Wide>(divisor);
+  const auto x_form = [&](int lane, LaneForm& f) {
+    const std::uint64_t raw = source_value(0, lane);
+    return form_of(x, lane, type, f, &raw);
+  };
+  bool one_period = false;
   for (;;) {
     narrow_until([&] {
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
         LaneForm f;
-        const int lane = std::countr_zero(l);
-        const std::uint64_t raw = source_value(0, lane);
-        if (!form_of(x, lane, type, f, &raw) || f.lo < 0) return false;
+        if (!x_form(std::countr_zero(l), f) || f.lo < 0) return false;
       }
       return true;
     }, symbols_of(x));
@@ -556,22 +568,39 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::uint32_
         const Wide b = static_cast<Wide>(sign_extend(c.lane[static_cast<std::size_t>(v)][static_cast<std::size_t>(std::countr_zero(l))], width(type)));
         const Wide rest = ((b % d) + d) % d;
         if (rest == 0) continue;
-        const std::int64_t m = static_cast<std::int64_t>(d / static_cast<Wide>(gcd64(static_cast<std::int64_t>(rest), static_cast<std::int64_t>(divisor))));
-        modulus = std::lcm(modulus, m);
-        if (modulus > kLargestResidueCut) modulus = kLargestResidueCut + 1;
+        const auto m = static_cast<std::int64_t>(d / static_cast<Wide>(gcd64(static_cast<std::int64_t>(rest), static_cast<std::int64_t>(divisor))));
+        modulus = std::min(std::lcm(modulus, m), kLargestResidueCut + 1);
         cut = v;
       }
     }
     if (cut < 0) break;
-    residue_cut(cut, modulus);
+    if (modulus <= kLargestResidueCut) {
+      residue_cut(cut, modulus);
+      continue;
+    }
+    narrow_until([&] {
+      for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+        LaneForm f;
+        if (!x_form(std::countr_zero(l), f) || f.lo < 0 || f.lo / d != f.hi / d) return false;
+      }
+      return true;
+    }, symbols_of(x));
+    one_period = true;
+    break;
   }
+  if (symbols_of(x) == 0) return true;
   const Coefficients& c = *coefficients(frames_.back().register_base + x.reg);
   for (std::size_t v = 0; v < kMaxSymbols; ++v) {
     if ((((c.symbols & live_) >> v) & 1) == 0) continue;
     for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
       const auto lane = static_cast<std::size_t>(std::countr_zero(l));
       const Wide b = static_cast<Wide>(sign_extend(c.lane[v][lane], width(type)));
-      out.lane[v][lane] = remainder ? 0 : static_cast<std::uint64_t>(static_cast<std::int64_t>(b / d));
+      const Wide q = one_period ? 0 : b / d;  // x = q d + r: with q fixed, r moves with x
+      switch (part) {
+        case Division::quotient: out.lane[v][lane] = static_cast<std::uint64_t>(static_cast<std::int64_t>(q)); break;
+        case Division::remainder: out.lane[v][lane] = one_period ? c.lane[v][lane] : 0; break;
+        case Division::rounded_down: out.lane[v][lane] = static_cast<std::uint64_t>(static_cast<std::int64_t>(q * d)); break;
+      }
     }
   }
   return true;

@@ -5,6 +5,7 @@
 #include "sim/cli/ptx_support.hpp"
 #include "sim/core/simulate_core.hpp"
 #include "sim/grid/grid.hpp"
+#include "sim/workload/ptx_workload_model.hpp"
 #include "sim/report/number_format.hpp"
 #include "sim/report/text_table.hpp"
 
@@ -80,15 +81,8 @@ int run_simulate(const Args& args) {
   if (is_ptx_path(v["program"].as<std::string>())) {
     const ptx::LoweredKernel kernel = lower_ptx_program(v);
     const gpus::Calibration calibration = gpus::resolve_calibration(gpu, kernel.name, given, std::nullopt);
-    const auto timing = sim::grid::time_grid_mixed(
-        gpu, launch, calibration.tp_us, kernel.warp_programs.uniform_program(),
-        [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); },
-        [&](std::span<const std::uint32_t> ids) {
-          std::vector<const isa::Program*> programs;
-          programs.reserve(ids.size());
-          for (const std::uint32_t id : ids) programs.push_back(&kernel.programs[id].program);
-          return sim::core::simulate_core(programs, calibration.tm, engine_options);
-        });
+    const auto timing =
+        sim::workload::time_lowered_kernel(gpu, launch, calibration.tp_us, calibration.tm, kernel, {}, engine_options);
     // The views show core package 0 of SM 0's first run: the warps dealt to it, each with its program.
     std::vector<const isa::Program*> first_package;
     const sim::grid::GridPlan& plan = timing.plan;

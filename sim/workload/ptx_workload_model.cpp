@@ -8,6 +8,20 @@
 
 namespace warpsim::sim::workload {
 
+grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launch& launch, double tp_us, isa::Millicycles tm,
+                                     const ptx::LoweredKernel& kernel, const std::vector<isa::Program>& retimed,
+                                     const core::CoreOptions& engine) {
+  return grid::time_grid_mixed(
+      gpu, launch, tp_us, kernel.warp_programs.uniform_program(),
+      [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); },
+      [&](std::span<const std::uint32_t> ids) {
+        std::vector<const isa::Program*> programs;
+        programs.reserve(ids.size());
+        for (const std::uint32_t id : ids) programs.push_back(retimed.empty() ? &kernel.programs[id].program : &retimed[id]);
+        return core::simulate_core(programs, tm, engine);
+      });
+}
+
 PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options,
                                    LaunchPolicy launch, std::vector<std::string> parameter_axes,
                                    std::shared_ptr<LoweringCache> cache)
@@ -59,15 +73,7 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   const isa::Millicycles tm = prediction.calibration.tm;
   // Programs differ from point to point: equal core packages are simulated once inside
   // time_grid_mixed, and nothing is kept across points.
-  prediction.per_launch = grid::time_grid_mixed(
-      gpu, prediction.launch, prediction.calibration.tp_us, kernel.warp_programs.uniform_program(),
-      [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); },
-      [&](std::span<const std::uint32_t> ids) {
-        std::vector<const isa::Program*> programs;
-        programs.reserve(ids.size());
-        for (const std::uint32_t id : ids) programs.push_back(retimed.empty() ? &kernel.programs[id].program : &retimed[id]);
-        return core::simulate_core(programs, tm);
-      });
+  prediction.per_launch = time_lowered_kernel(gpu, prediction.launch, prediction.calibration.tp_us, tm, kernel, retimed);
   prediction.time_us = prediction.per_launch.time_us;
   prediction.warnings = lowered->warnings;
   return prediction;

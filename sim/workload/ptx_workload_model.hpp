@@ -6,12 +6,21 @@
 #include <memory>
 
 #include "frontends/ptx/lowering.hpp"
+#include "sim/core/simulate_core.hpp"
+#include "sim/grid/grid.hpp"
 #include "sim/workload/launch_policy.hpp"
 #include "sim/workload/lowering_cache.hpp"
 #include "sim/workload/ptx_source.hpp"
 #include "sim/workload/workload_model.hpp"
 
 namespace warpsim::sim::workload {
+
+// T_k of a lowered launch: Algorithm 1 when every warp runs one program, else the per-SM
+// generalisation (grid::time_grid_mixed). `retimed`, when not empty, replaces the programs
+// (the same ops with other load/store durations).
+grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launch& launch, double tp_us, isa::Millicycles tm,
+                                     const ptx::LoweredKernel& kernel, const std::vector<isa::Program>& retimed = {},
+                                     const core::CoreOptions& engine = {});
 
 class PtxWorkloadModel final : public WorkloadModel {
  public:
