@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "frontends/ptx/parser.hpp"
-#include "isa/text_list.hpp"
 #include "isa/input_error.hpp"
+#include "isa/text_list.hpp"
 #include "isa/kp_format.hpp"
 #include "sim/calibrate/calibration_report.hpp"
 #include "sim/calibrate/calibration_setup.hpp"
@@ -41,6 +41,24 @@ sim::workload::LaunchPolicy launch_policy(const po::variables_map& v) {
   return policy;
 }
 
+// --params N,K=1: axis N gives the parameter named N, axis K parameter 1 (a position or a name).
+std::vector<sim::workload::ParameterAxis> parameter_axes(const po::variables_map& v) {
+  std::vector<sim::workload::ParameterAxis> axes;
+  if (!v.count("params")) return axes;
+  for (const std::string& entry : split_names(v["params"].as<std::string>(), "--params")) {
+    const std::size_t equals = entry.find('=');
+    if (equals == 0 || equals + 1 == entry.size()) {
+      throw InputError("--params " + quote_for_message(entry) + ": expected AXIS or AXIS=PARAMETER");
+    }
+    if (equals == std::string::npos) {
+      axes.push_back({entry, entry});
+    } else {
+      axes.push_back({entry.substr(0, equals), entry.substr(equals + 1)});
+    }
+  }
+  return axes;
+}
+
 Workload load_workload(const po::variables_map& v) {
   const std::string w = v["workload"].as<std::string>();
   const std::string label = v.count("label") ? v["label"].as<std::string>() : "";
@@ -56,10 +74,9 @@ Workload load_workload(const po::variables_map& v) {
     auto module = std::make_shared<const ptx::Module>(ptx::load_ptx_file(w));
     ptx::LoweringOptions options;
     if (v.count("kernel")) options.kernel = v["kernel"].as<std::string>();
-    const std::vector<std::string> params = v.count("params") ? split_names(v["params"].as<std::string>(), "--params")
-                                                              : std::vector<std::string>{};
     out.defaults.durations = {options.load_cycles, options.store_cycles};
-    out.model = std::make_shared<sim::workload::PtxWorkloadModel>(label, module, options, launch_policy(v), params);
+    out.model =
+        std::make_shared<sim::workload::PtxWorkloadModel>(label, module, options, launch_policy(v), parameter_axes(v));
   } else {
     if (launch_given) throw InputError("the built-in workload " + w + " launches by Algorithm 3 (eq. 17, 18): no --threads, --grid or --block");
     if (v.count("kernel") || v.count("params")) throw InputError("--kernel and --params are for .ptx workloads");
@@ -88,7 +105,9 @@ int run_calibrate(const Args& args) {
       ("grid", po::value<std::string>(), ".kp/.ptx: blocks, B or X,Y,Z (numbers or axes), with --block")
       ("block", po::value<std::string>(), ".kp/.ptx: threads per block, T or X,Y,Z (numbers or axes)")
       ("kernel", po::value<std::string>(), ".ptx: the kernel (.entry) to use (default: the only one)")
-      ("params", po::value<std::string>(), ".ptx: kernel parameters given by axes, comma-separated (e.g. N)")
+      ("params", po::value<std::string>(),
+       ".ptx: axes that give kernel parameters, comma-separated: AXIS (the parameter of that name) or AXIS=PARAMETER "
+       "(a position or a name), e.g. N=0")
       ("label", po::value<std::string>(), ".kp/.ptx: the workload name in the CSV (default: the kernel's name)")
       ("section", po::value<std::string>(), "the profile section to write and start from (default: the workload's kernel)")
       ("max-evaluations", po::value<std::string>()->default_value("3000"), "objective evaluations in all")

@@ -104,7 +104,9 @@ int run_simulate(const Args& args) {
     nlohmann::ordered_json fields = timing_json(gpu, kernel.name, launch, timing, calibration.tm);
     fields["warp_programs"] = kernel.programs.size();
     fields["unknown_branches"] = kernel.unknown_branches.count;
-    write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
+    if (format == Format::json) fields["parameters"] = parameters_json(kernel.parameters);
+    write_output(format == Format::json ? fields.dump(2) + '\n'
+                                        : timing_text(fields) + parameters_text(kernel.parameters));
     return 0;
   }
   const isa::Program program = load_bound_program(v);

@@ -1,5 +1,6 @@
 #include "sim/driver/workload_entry.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "frontends/ptx/parser.hpp"
@@ -88,6 +89,25 @@ std::vector<std::string> read_names(const gpus::TomlReader& toml, const toml::no
   return names;
 }
 
+// params = ["N"] with param_names = { N = 0 }: each axis gives the kernel parameter that
+// param_names maps it to (a position or a parameter name), else the parameter of its own name.
+std::vector<workload::ParameterAxis> read_parameter_axes(const gpus::TomlReader& toml, const toml::node* params,
+                                                         const toml::node* param_names) {
+  std::vector<workload::ParameterAxis> axes;
+  if (params) {
+    for (const std::string& axis : read_names(toml, *params, "params")) axes.push_back({axis, axis});
+  }
+  if (!param_names) return axes;
+  for (const auto& [key, value] : toml.table(*param_names, "param_names must be a table { AXIS = POSITION or NAME }")) {
+    const auto it = std::find_if(axes.begin(), axes.end(), [&](const auto& a) { return a.axis == key.str(); });
+    if (it == axes.end()) toml.fail(&value, "param_names: " + quote_for_message(key.str()) + " is not one of params");
+    const std::string name = "param_names." + std::string(key.str());
+    it->parameter =
+        value.is_integer() ? std::to_string(toml.whole_number(value, name, 0, INT32_MAX)) : toml.text(value, name);
+  }
+  return axes;
+}
+
 }  // namespace
 
 std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& path) {
@@ -109,7 +129,8 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
   const toml::table& table = toml.table(node, "each [[workload]] must be a table");
   WorkloadEntry entry;
   std::string name, builtin, kp, ptx, kernel;
-  std::vector<std::string> params;
+  const toml::node* params = nullptr;
+  const toml::node* param_names = nullptr;
   const toml::node* launch_node = nullptr;
   const toml::node* source_node = &node;
   for (const auto& [key, value] : table) {
@@ -119,7 +140,8 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "kp") kp = toml.text(value, k), source_node = &value;
     else if (k == "ptx") ptx = toml.text(value, k), source_node = &value;
     else if (k == "kernel") kernel = toml.text(value, k);
-    else if (k == "params") params = read_names(toml, value, k);
+    else if (k == "params") params = &value;
+    else if (k == "param_names") param_names = &value;
     else if (k == "launch") launch_node = &value;
     else if (k == "calibration") entry.overrides = read_calibration(toml, value);
     else if (k == "axes") {
@@ -128,15 +150,17 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
       }
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) +
-                            " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, launch, calibration, axes)");
+                            " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, param_names, launch, "
+                            "calibration, axes)");
     }
   }
   if ((!builtin.empty()) + (!kp.empty()) + (!ptx.empty()) != 1) {
     toml.fail(&node, "a [[workload]] needs exactly one of builtin = \"dwt_matrix\", kp = \"FILE.kp\", ptx = \"FILE.ptx\"");
   }
-  if (ptx.empty() && (!kernel.empty() || !params.empty())) {
-    toml.fail(&node, "'kernel' and 'params' are for ptx workloads");
+  if (ptx.empty() && (!kernel.empty() || params || param_names)) {
+    toml.fail(&node, "'kernel', 'params' and 'param_names' are for ptx workloads");
   }
+  const std::vector<workload::ParameterAxis> parameter_axes = read_parameter_axes(toml, params, param_names);
   try {
     if (!builtin.empty()) {
       if (launch_node) toml.fail(launch_node, "a builtin workload launches by Algorithm 3 (eq. 17, 18): no launch");
@@ -154,7 +178,8 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
       auto module = std::make_shared<const ptx::Module>(ptx::load_ptx_file(resolve_suite_path(toml, ptx)));
       ptx::LoweringOptions options;
       options.kernel = kernel;
-      entry.model = std::make_shared<workload::PtxWorkloadModel>(name, module, options, std::move(launch), params);
+      entry.model =
+          std::make_shared<workload::PtxWorkloadModel>(name, module, options, std::move(launch), parameter_axes);
     }
   } catch (const InputError& e) {
     if (e.location().line > 0) throw;  // a line of the program itself

@@ -14,13 +14,19 @@
 
 namespace warpsim::sim::workload {
 
+// An axis whose value a kernel parameter takes at every point.
+struct ParameterAxis {
+  std::string axis;       // "N"
+  std::string parameter;  // a position ("0"), a PTX name, or a C++ name (-G builds): docs/ptx.md
+};
+
 class PtxWorkloadModel final : public WorkloadModel {
  public:
-  // `name` labels outputs (empty: the kernel's short name). `options.kernel` selects the entry; its grid, block and parameters are set per point.
-  // `parameter_axes` are passed as --param NAME=VALUE in order (by PTX name, position, or the
-  // next scalar parameter: docs/ptx.md).
+  // `name` labels outputs (empty: the kernel's short name). `options.kernel` selects the entry;
+  // its grid, block and parameters are set per point. Throws InputError when an axis names no
+  // parameter of the kernel, or two axes name the same one.
   PtxWorkloadModel(std::string name, std::shared_ptr<const ptx::Module> module, ptx::LoweringOptions options,
-                   LaunchPolicy launch, std::vector<std::string> parameter_axes);
+                   LaunchPolicy launch, std::vector<ParameterAxis> parameter_axes);
   const std::string& name() const override { return name_; }
   const std::string& kernel() const override { return kernel_; }
   std::vector<std::string> axes() const override;
@@ -43,7 +49,7 @@ class PtxWorkloadModel final : public WorkloadModel {
   std::shared_ptr<const ptx::Module> module_;
   ptx::LoweringOptions options_;
   LaunchPolicy launch_;
-  std::vector<std::string> parameter_axes_;
+  std::vector<ParameterAxis> parameter_axes_;
   mutable std::mutex lowered_mutex_;
   mutable std::map<std::vector<std::string>, std::shared_ptr<const Lowered>> lowered_;
   mutable std::int64_t lowered_warps_ = 0;  // warps held in lowered_, bounded (kMaxKeptWarps)

@@ -36,7 +36,9 @@ TEST(SweepCli, PtxWarningsOncePerWorkloadFromTheFirstPointThatHadThem) {
   const std::string dir = test_dir();
   // branchy's branches depend on loaded data: each point warns; the sweep says so once.
   std::ofstream(dir + "/branchy.toml") << "gpus = [\"rtx2080\"]\n[[workload]]\nptx = \"" << kSourceDir
-                                       << "/workloads/branchy/branchy.ptx\"\nparams = [\"n\"]\nlaunch = { threads = \"n\" }\n"
+                                       << "/workloads/branchy/branchy.ptx\"\nparams = [\"n\"]\n"
+                                          "param_names = { n = 0 }\n"
+                                          "launch = { threads = \"n\" }\n"
                                           "calibration = { tp_us = 5, tm = 10 }\naxes = { n = [64, 128, 256] }\n";
   const Result one = run_warpsim("sweep " + dir + "/branchy.toml -q -j 1 --format csv");
   const Result two = run_warpsim("sweep " + dir + "/branchy.toml -q -j 2 --format csv");
@@ -58,7 +60,8 @@ TEST(SweepCli, InterruptStopsCleanlyAndWritesNothing) {
   const std::string suite = dir + "/slow.toml", out = dir + "/slow.csv";
   // Each point emulates 2^13 threads looping 2^13 times: most of a second each, 100 of them.
   std::ofstream(suite) << "gpus = [\"rtx2080\"]\n[[workload]]\nptx = \"" << kSourceDir
-                       << "/workloads/mtx_mul_vec/mtx_mul_vec.ptx\"\nparams = [\"N\"]\nlaunch = { threads = \"N\" }\n"
+                       << "/workloads/mtx_mul_vec/mtx_mul_vec.ptx\"\nparams = [\"N\"]\nparam_names = { N = 0 }\n"
+                          "launch = { threads = \"N\" }\n"
                           "calibration = { tp_us = 5, tm = 31 }\naxes = { N = { from = 8192, to = 8291 } }\n";
   const std::string command = "cd '" + kSourceDir + "' && timeout --preserve-status -s INT 2 '" + kBinary + "' sweep '" +
                               suite + "' -q -j 1 -o '" + out + "' 2>'" + dir + "/err.txt'";

@@ -10,7 +10,7 @@ namespace {
 using namespace warpsim::testing_support;
 
 TEST(PtxCli, LowerJsonContract) {
-  const Result r = run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 32 --param N=102 --format json");
+  const Result r = run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 32 --param 0=102 --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["kernel"], "mtx_mul_vec");
@@ -25,10 +25,32 @@ TEST(PtxCli, LowerJsonContract) {
   EXPECT_EQ(p["kp"].get<std::string>().rfind("kernel mtx_mul_vec\n", 0), 0u);
 }
 
+// The values as bound, in parameter order: numbers as given, pointers as "pointer", a scalar
+// that nothing but arithmetic reads (saxpy's a) null when not given.
+TEST(PtxCli, JsonEchoesTheBoundParameters) {
+  const std::string saxpy = "workloads/saxpy/saxpy.ptx --grid 2 --block 64 --param 0=96";
+  const auto echo = [](const Result& r) {
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::ordered_json::parse(r.out)["parameters"].dump();
+  };
+  EXPECT_EQ(echo(run_warpsim("lower " + saxpy + " --format json")),
+            R"({"_Z5saxpyifPKfPf_param_0":96,"_Z5saxpyifPKfPf_param_1":null,"_Z5saxpyifPKfPf_param_2":"pointer",)"
+            R"("_Z5saxpyifPKfPf_param_3":"pointer"})");
+  EXPECT_EQ(echo(run_warpsim("simulate " + saxpy + " --param 1=-2.5 --gpu rtx2080 --tp 5 --tm 10")),
+            R"({"_Z5saxpyifPKfPf_param_0":96,"_Z5saxpyifPKfPf_param_1":-2.5,"_Z5saxpyifPKfPf_param_2":"pointer",)"
+            R"("_Z5saxpyifPKfPf_param_3":"pointer"})");
+  // C++ names of a -G build, and the text report's line.
+  const Result text = run_warpsim("simulate workloads/saxpy/saxpy.G.ptx --grid 2 --block 64 --param n=96 --param a=0.5 "
+                                  "--gpu rtx2080 --tp 5 --tm 10 --format text");
+  ASSERT_EQ(text.status, 0) << text.err;
+  const std::string line = "\nparameters: 0 (n) = 96, 1 (a) = 0.5, 2 (x) = pointer, 3 (y) = pointer\n";
+  EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
+}
+
 TEST(PtxCli, LowerKpReadsBackAsAProgram) {
   const std::string dir = test_dir();
-  const Result r = run_warpsim("lower workloads/dwt/dwt.ptx --kernel mtx --grid 4 --block 256 --param K=8 --param N=1024 "
-                           "--param total=1024 -o " + dir + "/mtx.kp");
+  const Result r = run_warpsim("lower workloads/dwt/dwt.ptx --kernel mtx --grid 4 --block 256 --param 0=8 --param 1=1024 "
+                           "--param 5=1024 -o " + dir + "/mtx.kp");
   ASSERT_EQ(r.status, 0) << r.err;
   // The lowered text is a .kp file warpsim runs: 8 warps on one core package.
   const Result core = run_warpsim("core " + dir + "/mtx.kp --warps 8 --tm 2 --format json");
@@ -39,8 +61,8 @@ TEST(PtxCli, LowerKpReadsBackAsAProgram) {
 TEST(PtxCli, SimulatePtxMatchesSimulateOfItsLoweredProgram) {
   const std::string dir = test_dir();
   const std::string args = " --gpu rtx2060 --grid 16 --block 256 --tp 5 --tm 31";
-  ASSERT_EQ(run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 16 --block 256 --param N=4096 -o " + dir + "/m.kp").status, 0);
-  const Result from_ptx = run_warpsim("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx" + args + " --param N=4096");
+  ASSERT_EQ(run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 16 --block 256 --param 0=4096 -o " + dir + "/m.kp").status, 0);
+  const Result from_ptx = run_warpsim("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx" + args + " --param 0=4096");
   const Result from_kp = run_warpsim("simulate " + dir + "/m.kp" + args);
   ASSERT_EQ(from_ptx.status, 0) << from_ptx.err;
   ASSERT_EQ(from_kp.status, 0) << from_kp.err;
@@ -53,7 +75,7 @@ TEST(PtxCli, SimulateMixedWarpPrograms) {
   // 100 of 128 threads run the kernel, the last warp exits at once: two warp programs.
   const std::string dir = test_dir();
   const Result r = run_warpsim("simulate workloads/dwt/dwt.ptx --kernel ltt --gpu rtx2080 --grid 2 --block 64 --tp 5 --tm 12 "
-                           "--param k=0 --param L=5 --param N=200 --param total=100 --timeline " + dir + "/t.svg --trace " + dir + "/t.json");
+                           "--param 0=0 --param 1=5 --param 2=200 --param 5=100 --timeline " + dir + "/t.svg --trace " + dir + "/t.json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(slurp(dir + "/t.svg").find("<svg"), std::string::npos);
   EXPECT_TRUE(nlohmann::json::accept(slurp(dir + "/t.json")));

@@ -162,6 +162,7 @@ gpus = ["rtx2080"]
 [[workload]]
 ptx = "../mtx_mul_vec/mtx_mul_vec.ptx"
 params = ["N"]
+param_names = { N = 0 }
 launch = { threads = "N" }
 calibration = { tp_us = 5.2, tm = 31 }
 axes = { N = [64, 102] }
@@ -198,6 +199,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { tm = -1 }\naxes = { K = [8], N = [64] }\n", 4, "calibration.tm"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { speed = 1 }\naxes = { K = [8], N = [64] }\n", 4, "unknown key 'speed' in calibration"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { d0 = 5 }\naxes = { K = [8], N = [64] }\n", 4, "d1 .. d64"},
+        BadInput{WS_GPU "[[workload]]\nkp = \"../mtx_mul_vec/mtx_mul_vec.kp\"\nparam_names = { N = 0 }\n", 2,
+                 "'kernel', 'params' and 'param_names' are for ptx workloads"},
         BadInput{WS_GPU "workload = 3\n", 2, "array of tables"}));
 
 TEST(SuiteWorkloads, BadLaunchesAreLocated) {
@@ -224,6 +227,37 @@ TEST(SuiteWorkloads, ALaunchAxisWithNoValuesIsAnError) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("needs axis 'T'"), std::string::npos) << e.what();
   }
+}
+
+// An axis gives the kernel parameter param_names maps it to (a position or a name), else the
+// parameter of its own name; anything else is an error when the suite is read.
+TEST(SuiteWorkloads, PtxAxesBindByPositionOrName) {
+  const auto times = [](const std::string& binding) {
+    const Suite suite = suite_from(WS_GPU "[[workload]]\nptx = \"../mtx_mul_vec/mtx_mul_vec.ptx\"\nparams = [\"N\"]\n" +
+                                   binding + "\nlaunch = { threads = \"N\" }\ncalibration = { tp_us = 5, tm = 31 }\n"
+                                             "axes = { N = [64, 96] }\n");
+    std::vector<double> out;
+    run_sweep(suite, [&](const SweepRow& row) { out.push_back(row.prediction.time_us); });
+    return out;
+  };
+  const std::vector<double> by_position = times("param_names = { N = 0 }");
+  ASSERT_EQ(by_position.size(), 2u);
+  EXPECT_EQ(times("param_names = { N = \"_Z11mtx_mul_veciPfS_S__param_0\" }"), by_position);
+  const auto error = [&](const std::string& binding, int line, const std::string& message) {
+    try {
+      times(binding);
+      ADD_FAILURE() << binding;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.location().line, line) << binding << ": " << e.describe();
+      EXPECT_EQ(std::string(e.what()), message) << binding;
+    }
+  };
+  error("", 3,
+        "axis N: kernel mtx_mul_vec has no parameter 'N'; name one by position or PTX name (this PTX keeps no C++ "
+        "names; nvcc -G builds do): 0: _Z11mtx_mul_veciPfS_S__param_0 (int); 1: _Z11mtx_mul_veciPfS_S__param_1 "
+        "(float*); 2: _Z11mtx_mul_veciPfS_S__param_2 (float*); 3: _Z11mtx_mul_veciPfS_S__param_3 (float*)");
+  error("param_names = { N = 0, M = 1 }", 5, "param_names: 'M' is not one of params");
+  error("param_names = { N = -1 }", 5, "param_names.N = -1 is out of range [0, 2147483647]");
 }
 
 }  // namespace
