@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "frontends/ptx/lexer.hpp"
+#include "isa/cuda_source.hpp"
 #include "isa/input_error.hpp"
 #include "isa/text_file.hpp"
 
@@ -760,6 +761,10 @@ class Parser {
 
 Module parse_ptx(std::string_view text, const std::string& file) { return Parser(text, file).parse(); }
 
-Module load_ptx_file(const std::string& path) { return parse_ptx(read_text_file(path), path); }
+Module load_ptx_file(const std::string& path) {
+  const std::string text = read_text_file(path);
+  reject_cuda_source(path, text);
+  return parse_ptx(text, path);
+}
 
 }  // namespace warpsim::ptx

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "frontends/ptx/parser.hpp"
+#include "isa/cuda_source.hpp"
 #include "isa/input_error.hpp"
 #include "isa/text_list.hpp"
 #include "isa/kp_format.hpp"
@@ -70,7 +71,7 @@ Workload load_workload(const po::variables_map& v) {
     out.defaults = cal::program_defaults(program);
     std::string name = label.empty() ? program.name() : label;
     out.model = std::make_shared<sim::workload::KpWorkloadModel>(std::move(name), std::move(program), launch_policy(v));
-  } else if (is_ptx_path(w)) {
+  } else if (is_ptx_path(w) || is_cuda_path(w)) {  // CUDA source: load_ptx_file says to run nvcc
     auto module = std::make_shared<const ptx::Module>(ptx::load_ptx_file(w));
     ptx::LoweringOptions options;
     if (v.count("kernel")) options.kernel = v["kernel"].as<std::string>();

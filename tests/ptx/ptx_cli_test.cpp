@@ -1,6 +1,7 @@
 // `warpsim lower` and `warpsim simulate` on PTX, end to end.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/cli_runner.hpp"
@@ -45,6 +46,32 @@ TEST(PtxCli, JsonEchoesTheBoundParameters) {
   ASSERT_EQ(text.status, 0) << text.err;
   const std::string line = "\nparameters: 0 (n) = 96, 1 (a) = 0.5, 2 (x) = pointer, 3 (y) = pointer\n";
   EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
+}
+
+// CUDA source where PTX (or a .kp program) is expected: one line that says what to run.
+TEST(PtxCli, CudaSourceGetsTheNvccCommand) {
+  const std::string message = "warpsim: error: workloads/saxpy/saxpy.cu:1: this is CUDA source, not PTX: run "
+                              "`nvcc -ptx -arch=sm_75 workloads/saxpy/saxpy.cu -o workloads/saxpy/saxpy.ptx` first\n";
+  for (const std::string command : {"simulate workloads/saxpy/saxpy.cu --gpu rtx2080 --grid 1 --block 32 --tp 5 --tm 2",
+                                    "lower workloads/saxpy/saxpy.cu --grid 1 --block 32",
+                                    "core workloads/saxpy/saxpy.cu --warps 2 --tm 1"}) {
+    const Result r = run_warpsim(command);
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.out, "") << command;
+    EXPECT_EQ(r.err, message) << command;
+  }
+  // Recognised by its text too: CUDA saved as .ptx or .kp.
+  const std::string dir = test_dir();
+  for (const std::string name : {"kernel.ptx", "kernel.kp"}) {
+    std::ofstream(dir + "/" + name) << "// y = a*x\n#include <cstdio>\n__global__ void k(float* y) { y[0] = 1; }\n";
+  }
+  const std::string run = ": this is CUDA source, not PTX: run `nvcc -ptx -arch=sm_75 -x cu ";
+  const Result ptx = run_warpsim("lower " + dir + "/kernel.ptx --grid 1 --block 32");
+  EXPECT_EQ(ptx.err, "warpsim: error: " + dir + "/kernel.ptx:1" + run + dir + "/kernel.ptx -o " + dir +
+                         "/kernel.nvcc.ptx` first\n");
+  const Result kp = run_warpsim("core " + dir + "/kernel.kp --warps 2 --tm 1");
+  EXPECT_EQ(kp.err,
+            "warpsim: error: " + dir + "/kernel.kp:1" + run + dir + "/kernel.kp -o " + dir + "/kernel.ptx` first\n");
 }
 
 TEST(PtxCli, LowerKpReadsBackAsAProgram) {
