@@ -39,13 +39,14 @@ void Lower(benchmark::State& state, const std::string& file, const std::string& 
 }
 const std::string kTwoTo20 = std::to_string(1 << 20);
 BENCHMARK_CAPTURE(Lower, dwt_matrix_K14_2to20_threads, std::string("workloads/dwt/dwt.ptx"), std::string("mtx"),
-                  ptx::ParameterEntries{{"K", "14"}, {"N", kTwoTo20}, {"total", kTwoTo20}}, 1 << 20)
+                  ptx::ParameterEntries{{"0", "14"}, {"1", kTwoTo20}, {"5", kTwoTo20}}, 1 << 20)
     ->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(Lower, dwt_lattice_2to20_threads, std::string("workloads/dwt/dwt.ptx"), std::string("ltt"),
-                  ptx::ParameterEntries{{"k", "0"}, {"L", "8"}, {"N", std::to_string(1 << 21)}, {"total", kTwoTo20}}, 1 << 20)
+                  ptx::ParameterEntries{{"0", "0"}, {"1", "8"}, {"2", std::to_string(1 << 21)}, {"5", kTwoTo20}},
+                  1 << 20)
     ->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(Lower, mtx_mul_vec_N2to14_one_warp, std::string("workloads/mtx_mul_vec/mtx_mul_vec.ptx"),
-                  std::string(), ptx::ParameterEntries{{"N", "16384"}}, 32)
+                  std::string(), ptx::ParameterEntries{{"0", "16384"}}, 32)
     ->Arg(1)->Unit(benchmark::kMillisecond);
 
 // `warpsim simulate` in process: lower the launch (no cache) and time it on the H100 profile.

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "isa/cuda_source.hpp"
 #include "isa/input_error.hpp"
 #include "isa/kp_format.hpp"
 #include "isa/text_file.hpp"
@@ -144,6 +145,10 @@ Program parse_kp(std::string_view text, const std::string& source) {
   return KpParser(text, source).parse();
 }
 
-Program load_kp_file(const std::string& path) { return parse_kp(read_text_file(path), path); }
+Program load_kp_file(const std::string& path) {
+  const std::string text = read_text_file(path);
+  reject_cuda_source(path, text);
+  return parse_kp(text, path);
+}
 
 }  // namespace warpsim::isa

@@ -8,9 +8,11 @@
 # Every build uses nvcc's default device optimisation (-O3 for device code, no -O flag given):
 #   nvcc -ptx -arch=sm_75 NAME.cu -o NAME.ptx
 #   nvcc -ptx -arch=sm_90 NAME.cu -o NAME.sm_90.ptx
-# plus two debug builds (sm_75) to exercise .file/.loc/.section .debug_* in the parser:
+# plus debug builds (sm_75) to exercise .file/.loc/.section .debug_* in the parser, and the C++
+# parameter names that -G builds keep:
 #   nvcc -ptx -arch=sm_75 -lineinfo mtx_mul_vec.cu -o mtx_mul_vec.lineinfo.ptx
 #   nvcc -ptx -arch=sm_75 -G        reduce.cu      -o reduce.G.ptx
+#   nvcc -ptx -arch=sm_75 -G        saxpy.cu       -o saxpy.G.ptx
 #
 # Reproducibility: nvcc writes the source's absolute path into debug output (.file, the
 # DW_AT_comp_dir bytes of .debug_info) and hashes it into the names of internal-linkage
@@ -45,12 +47,13 @@ build() {
     cp "$STAGE/$folder/$name.$suffix" "$root/workloads/$folder/$name.$suffix"
 }
 
-for w in mtx_mul_vec dwt reduce histogram device_call branchy sgemm vector_ops; do
+for w in mtx_mul_vec dwt reduce histogram device_call branchy saxpy sgemm vector_ops; do
     build "$w" "$w" ptx       -arch=sm_75
     build "$w" "$w" sm_90.ptx -arch=sm_90
 done
 
 build mtx_mul_vec mtx_mul_vec lineinfo.ptx -arch=sm_75 -lineinfo
 build reduce      reduce      G.ptx        -arch=sm_75 -G
+build saxpy       saxpy       G.ptx        -arch=sm_75 -G
 
 echo "gen-ptx.sh: done."

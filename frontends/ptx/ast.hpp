@@ -106,6 +106,21 @@ struct Function {
   std::vector<std::pair<std::string, std::vector<std::string>>> branch_targets;
 };
 
+// A DWARF section as nvcc writes it into PTX (`.section .debug_info { .b8 1 .b32 .debug_abbrev }`),
+// kept as bytes for the C++ parameter names of -G builds (debug_names.hpp). A value written as a
+// symbol (`$L__info_string3`, `.debug_loc+242`) reads as zero bytes and is listed in `symbols`.
+struct DebugSection {
+  struct Symbol {
+    std::size_t offset = 0;  // of the value in `bytes`
+    std::string name;
+    std::int64_t addend = 0;  // `.debug_loc+242`
+  };
+  std::string name;  // ".debug_info"
+  std::vector<std::uint8_t> bytes;
+  std::vector<Symbol> symbols;
+  std::vector<std::pair<std::string, std::size_t>> labels;  // `$L__info_string0:` and its offset
+};
+
 struct Module {
   std::string file;  // for messages
   int version_major = 0;
@@ -115,6 +130,7 @@ struct Module {
   std::vector<Declaration> globals;  // module-scope .global/.shared/.const/.tex declarations
   std::vector<Function> functions;   // in source order, entries and funcs together
   std::vector<std::string> files;    // `.file N "name"` by index N (index 0 unused)
+  std::vector<DebugSection> debug_sections;  // .debug_abbrev, .debug_info and .debug_str; others are dropped
 };
 
 }  // namespace warpsim::ptx

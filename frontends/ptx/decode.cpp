@@ -295,6 +295,7 @@ class ModuleDecoder {
     if (o.text.starts_with('%')) fail(o.pos, "undeclared register " + quote_for_message(o.text));
     if (const auto it = local_params_.find(o.text); it != local_params_.end()) {
       // The address of a parameter in the param space (cvta.param makes it generic): 1 MiB apart.
+      addressed_param_ = it->second;
       arg.kind = Arg::Kind::imm;
       arg.imm = (static_cast<std::uint64_t>(it->second) << 20) + static_cast<std::uint64_t>(o.offset);
       return arg;
@@ -371,7 +372,9 @@ class ModuleDecoder {
       fail(in.pos, "'" + d.text + "' takes " + std::to_string(info.operands) + " operand" +
                        (info.operands == 1 ? "" : "s") + ", not " + std::to_string(in.operands.size()));
     }
+    addressed_param_ = -1;
     decode_operands(in, d);
+    d.addressed_param = addressed_param_;
     return d;
   }
 
@@ -634,6 +637,7 @@ class ModuleDecoder {
   std::unordered_map<std::string, std::uint32_t> registers_;
   std::unordered_map<std::string, std::uint32_t> labels_;
   std::unordered_map<std::string, std::vector<std::string>> branch_tables_;
+  std::int32_t addressed_param_ = -1;  // set by value() when an operand names a parameter's address
   std::uint64_t next_address_[static_cast<std::size_t>(StateSpace::generic) + 1] = {};
 };
 

@@ -91,6 +91,7 @@ struct DecodedInstruction {
   std::vector<std::uint32_t> branch_table;  // brx.idx targets
   std::vector<std::int32_t> call_args;      // call: param slots of the arguments
   std::vector<std::int32_t> call_returns;   // call: param slots receiving the return values
+  std::int32_t addressed_param = -1;        // a source is this param slot's address (mov %rd1, k_param_0)
   Position pos;
   std::string text;  // opcode with modifiers, for messages
 };

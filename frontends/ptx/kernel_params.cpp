@@ -1,11 +1,13 @@
 #include "frontends/ptx/kernel_params.hpp"
 
-#include <bit>
 #include <charconv>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <memory>
 
+#include "frontends/ptx/debug_names.hpp"
+#include "frontends/ptx/parameter_value.hpp"
+#include "frontends/ptx/relevance.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::ptx {
@@ -71,38 +73,9 @@ ScalarType type_of(const Declaration& d) {
   return type;
 }
 
-std::uint64_t parse_value(const KernelParameter& p, const std::string& name, const std::string& text) {
-  const char* begin = text.data();
-  const char* end = text.data() + text.size();
-  if (p.type.is_float()) {
-    double d = 0;
-    const auto r = std::from_chars(begin, end, d);
-    if (r.ec != std::errc() || r.ptr != end) throw InputError("--param " + name + "=" + quote_for_message(text) + ": expected a number");
-    return p.type.bits == 32 ? std::bit_cast<std::uint32_t>(static_cast<float>(d)) : std::bit_cast<std::uint64_t>(d);
-  }
-  std::int64_t v = 0;
-  std::from_chars_result r{};
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    std::uint64_t u = 0;
-    r = std::from_chars(begin + 2, end, u, 16);
-    v = static_cast<std::int64_t>(u);
-  } else {
-    r = std::from_chars(begin, end, v);
-  }
-  if (r.ec != std::errc() || r.ptr != end) {
-    throw InputError("--param " + name + "=" + quote_for_message(text) + ": expected a whole number");
-  }
-  const int bits = p.type.bits;
-  if (bits < 64) {
-    const std::int64_t lo = p.type.is_signed() ? -(std::int64_t{1} << (bits - 1)) : 0;
-    const std::int64_t hi = p.type.is_signed() ? (std::int64_t{1} << (bits - 1)) - 1 : (std::int64_t{1} << bits) - 1;
-    const bool untyped_negative = !p.type.is_signed() && v < 0 && v >= -(std::int64_t{1} << (bits - 1));
-    if ((v < lo || v > hi) && !untyped_negative) {
-      throw InputError("--param " + name + "=" + text + " does not fit the parameter's " + std::to_string(bits) + "-bit type");
-    }
-    return static_cast<std::uint64_t>(v) & ((std::uint64_t{1} << bits) - 1);
-  }
-  return static_cast<std::uint64_t>(v);
+// "int n": the type, and the C++ name where the PTX keeps it.
+std::string declaration(const KernelParameter& p) {
+  return type_name(p) + (p.cxx_name.empty() ? "" : " " + p.cxx_name);
 }
 
 }  // namespace
@@ -141,56 +114,85 @@ std::vector<KernelParameter> describe_parameters(const Function& function) {
   return params;
 }
 
-std::vector<std::optional<std::uint64_t>> bind_parameters(const Function& function, const ParameterEntries& entries) {
-  const std::vector<KernelParameter> params = describe_parameters(function);
-  std::vector<std::optional<std::uint64_t>> values(params.size());
-  std::vector<bool> bound(params.size(), false);
-  const auto bind = [&](std::size_t i, const std::string& name, const std::string& text) {
-    if (bound[i]) throw InputError("--param " + name + ": parameter " + std::to_string(i) + " (" + params[i].ptx_name + ") is given twice");
-    if (params[i].is_aggregate) throw InputError("--param " + name + ": parameter " + std::to_string(i) + " is a struct passed by value; it cannot be given a value");
-    values[i] = parse_value(params[i], name, text);
-    bound[i] = true;
-  };
-  std::vector<const std::pair<std::string, std::string>*> by_order;
-  for (const auto& entry : entries) {
-    const std::string& name = entry.first;
-    std::size_t position = params.size();
-    for (std::size_t i = 0; i < params.size(); ++i) {
-      if (params[i].ptx_name == name) position = i;
-    }
-    std::size_t number = 0;
-    const auto r = std::from_chars(name.data(), name.data() + name.size(), number);
-    if (position == params.size() && r.ec == std::errc() && r.ptr == name.data() + name.size()) {
-      if (number >= params.size()) {
-        throw InputError("--param " + name + ": kernel " + short_kernel_name(function.name) + " has " + std::to_string(params.size()) + " parameters (positions 0 to " + std::to_string(params.size() - 1) + ")");
-      }
-      position = number;
-    }
-    if (position < params.size()) {
-      bind(position, name, entry.second);
-    } else {
-      by_order.push_back(&entry);
-    }
+std::vector<KernelParameter> describe_parameters(const Module& module, const Function& function) {
+  std::vector<KernelParameter> params = describe_parameters(function);
+  const std::vector<std::string> names = cxx_parameter_names(module, function.name, params.size());
+  for (std::size_t i = 0; i < names.size(); ++i) params[i].cxx_name = names[i];
+  return params;
+}
+
+std::string type_name(const KernelParameter& parameter) {
+  if (!parameter.cxx_type.empty()) return parameter.cxx_type;
+  const ScalarType t = parameter.type;
+  const char kind = t.kind == TypeKind::u ? 'u' : t.kind == TypeKind::s ? 's' : t.kind == TypeKind::f ? 'f' : 'b';
+  return std::string(".") + kind + std::to_string(t.bits) + (parameter.is_aggregate ? "[]" : "");
+}
+
+std::optional<std::size_t> find_parameter(const std::vector<KernelParameter>& parameters, const std::string& name) {
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    if (parameters[i].ptx_name == name) return i;
   }
-  std::size_t next = 0;
-  for (const auto* entry : by_order) {
-    while (next < params.size() && (bound[next] || params[next].is_pointer || params[next].is_aggregate)) ++next;
-    if (next == params.size()) {
-      throw InputError("--param " + entry->first + ": kernel " + short_kernel_name(function.name) + " has no unbound scalar parameter left for it");
-    }
-    bind(next, entry->first, entry->second);
+  std::size_t position = 0;
+  const auto r = std::from_chars(name.data(), name.data() + name.size(), position);
+  if (r.ec == std::errc() && r.ptr == name.data() + name.size()) {
+    return position < parameters.size() ? std::optional(position) : std::nullopt;
   }
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    if (!parameters[i].cxx_name.empty() && parameters[i].cxx_name == name) return i;
+  }
+  return std::nullopt;
+}
+
+std::string no_such_parameter(const std::vector<KernelParameter>& parameters, const std::string& kernel,
+                              const std::string& name) {
+  if (parameters.empty()) return "kernel " + kernel + " has no parameters";
+  bool has_cxx_names = false;
+  std::string listing;
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const KernelParameter& p = parameters[i];
+    has_cxx_names = has_cxx_names || !p.cxx_name.empty();
+    listing += (i == 0 ? "" : "; ") + std::to_string(i) + ": " + p.ptx_name + " (" + declaration(p) + ")";
+  }
+  const std::string ways = has_cxx_names ? "position, PTX name or C++ name"
+                                         : "position or PTX name (this PTX keeps no C++ names; nvcc -G builds do)";
+  return "kernel " + kernel + " has no parameter " + quote_for_message(name) + "; name one by " + ways + ": " + listing;
+}
+
+BoundParameters bind_parameters(const Module& module, const DecodedModule& decoded, std::uint32_t entry,
+                                const ParameterEntries& entries) {
+  const Function& function = module.functions[entry];
+  BoundParameters bound;
+  bound.parameters = describe_parameters(module, function);
+  const std::vector<KernelParameter>& params = bound.parameters;
+  bound.values.resize(params.size());
+  bound.given.resize(params.size());
+  const std::string kernel = short_kernel_name(function.name);
+  for (const auto& [name, text] : entries) {
+    const std::optional<std::size_t> found = find_parameter(params, name);
+    if (!found) throw InputError("--param " + name + ": " + no_such_parameter(params, kernel, name));
+    const std::size_t i = *found;
+    const std::string which = "parameter " + std::to_string(i) + " (" + params[i].ptx_name + ")";
+    if (bound.given[i]) throw InputError("--param " + name + ": " + which + " is given twice");
+    if (params[i].is_aggregate) {
+      throw InputError("--param " + name + ": " + which + " is a struct passed by value; it cannot be given a value");
+    }
+    const ParsedValue value = parse_parameter_value(params[i], name, text);
+    bound.values[i] = value.bits;
+    bound.given[i] = value.number;
+  }
+  const std::vector<bool> needed = needed_parameters(decoded, entry);
   for (std::size_t i = 0; i < params.size(); ++i) {
-    if (bound[i] || params[i].is_aggregate) continue;
-    if (params[i].is_pointer) {
-      values[i] = kPointerParamBase * (i + 1);
-      continue;
+    const KernelParameter& p = params[i];
+    if (bound.given[i] || p.is_aggregate) continue;
+    if (p.is_pointer) {
+      bound.values[i] = kPointerParamBase * (i + 1);
+    } else if (needed[i]) {
+      throw InputError("kernel " + kernel + " parameter " + std::to_string(i) + " (" + p.ptx_name + ", " +
+                       declaration(p) + ") has no value, and a branch, an address or a call depends on it: " +
+                       "give it with --param " + std::to_string(i) + "=VALUE");
     }
-    throw InputError("kernel " + short_kernel_name(function.name) + " parameter " + std::to_string(i) + " (" + params[i].ptx_name +
-                     (params[i].cxx_type.empty() ? "" : ", " + params[i].cxx_type) + ") has no value: give it with --param " +
-                     std::to_string(i) + "=VALUE");
   }
-  return values;
+  return bound;
 }
 
 }  // namespace warpsim::ptx

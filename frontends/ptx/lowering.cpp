@@ -85,13 +85,15 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   check_launch(options);
   const Function& function = module.functions[entry];
   check_block_directives(function, options.block);
-  const std::vector<std::optional<std::uint64_t>> values = bind_parameters(function, options.parameters);
+  const BoundParameters parameters = bind_parameters(module, decoded, entry, options.parameters);
+  const std::vector<std::optional<std::uint64_t>>& values = parameters.values;
 
   LoweredKernel result;
   result.ptx_name = function.name;
   result.name = short_kernel_name(function.name);
   result.grid = options.grid;
   result.block = options.block;
+  result.parameters = parameters;
   result.warnings = decoded.warnings;
   StreamTable table;
   const auto lower = [&] {

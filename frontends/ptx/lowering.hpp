@@ -77,6 +77,7 @@ struct LoweredKernel {
   std::vector<Warning> warnings;
   UnknownBranchReport unknown_branches;
   std::int64_t emulated_instructions = 0;  // warp instructions, all warps (loops multiplied out)
+  BoundParameters parameters;              // the --param values as bound, for reports
 };
 
 // The entry named `name` (mangled or short), or the only one when `name` is empty. Throws

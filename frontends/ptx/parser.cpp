@@ -1,7 +1,8 @@
 // A recursive-descent parser over the lexer's tokens, one token of lookahead beyond the current.
 // Positions: a Function, Label or Instruction is where it starts (the linkage, the label name, the
 // `@` of a guard or the opcode); a Declaration is where its name is; an Operand is its first token.
-// Debug sections, `.file` time stamps, `.pragma`, `.callprototype` and `.alias` are read and dropped.
+// `.file` time stamps, `.pragma`, `.callprototype` and `.alias` are read and dropped, and so are debug
+// sections but those that name parameters (.debug_abbrev, .debug_info, .debug_str).
 #include "frontends/ptx/parser.hpp"
 
 #include <array>
@@ -10,6 +11,7 @@
 #include <utility>
 
 #include "frontends/ptx/lexer.hpp"
+#include "isa/cuda_source.hpp"
 #include "isa/input_error.hpp"
 #include "isa/text_file.hpp"
 
@@ -195,7 +197,7 @@ class Parser {
     if (name == ".address_size") return parse_address_size();
     if (name == ".file") return parse_file();
     if (name == ".loc") return parse_loc();
-    if (name == ".section") return skip_section();
+    if (name == ".section") return read_section();
     if (name == ".pragma") return skip_pragma();
     if (name == ".alias") return skip_alias();
 
@@ -284,20 +286,64 @@ class Parser {
     debug_line_ = line;
   }
 
-  // `.section .debug_info { ... }`: DWARF data that the simulator has no use for.
-  void skip_section() {
+  // `.section .debug_info { .b8 1, 17 .b32 .debug_abbrev $L__str0: .b8 0 }`: DWARF data. The
+  // sections that name parameters are kept as bytes; the others, and any section holding
+  // something other than data and labels, are dropped.
+  void read_section() {
     advance();
     if (tok_.kind != TokenKind::directive && tok_.kind != TokenKind::identifier) unexpected("a section name");
+    DebugSection section;
+    section.name = std::string(tok_.text);
+    bool keep = section.name == ".debug_abbrev" || section.name == ".debug_info" || section.name == ".debug_str";
     advance();
     if (!tok_.is('{')) unexpected("'{' to open the section");
     const Position open = tok_.pos;
-    int depth = 0;
-    do {
+    advance();
+    int width = 0;  // bytes per value of the current .bN directive
+    for (int depth = 1;; advance()) {
       if (tok_.kind == TokenKind::end) fail(open, "unterminated section: no '}' for this '{'");
+      if (tok_.is('}') && --depth == 0) break;
       if (tok_.is('{')) ++depth;
-      if (tok_.is('}')) --depth;
+      keep = keep && depth == 1 && read_section_item(section, width);
+    }
+    advance();
+    if (keep) module_.debug_sections.push_back(std::move(section));
+  }
+
+  // One token of a section's data at tok_ (a value may take three: `.debug_loc + 242`). False for
+  // anything that is not `.b8`-`.b64`, a value, a comma or a label.
+  bool read_section_item(DebugSection& section, int& width) {
+    if (tok_.kind == TokenKind::directive && (tok_.text == ".b8" || tok_.text == ".b16" || tok_.text == ".b32" ||
+                                              tok_.text == ".b64")) {
+      width = tok_.text == ".b8" ? 1 : tok_.text == ".b16" ? 2 : tok_.text == ".b32" ? 4 : 8;
+      return true;
+    }
+    if (tok_.is(',')) return width > 0;
+    if (tok_.kind == TokenKind::identifier && peek().is(':')) {
+      section.labels.emplace_back(std::string(tok_.text), section.bytes.size());
       advance();
-    } while (depth > 0);
+      return true;
+    }
+    if (width == 0) return false;
+    std::uint64_t value = 0;
+    if (tok_.kind == TokenKind::integer) {
+      const std::optional<std::uint64_t> number = integer_value(tok_.text);
+      if (!number) return false;
+      value = *number;
+    } else if (tok_.kind == TokenKind::identifier || tok_.kind == TokenKind::directive) {
+      DebugSection::Symbol symbol{section.bytes.size(), std::string(tok_.text), 0};
+      if (peek().is('+')) {
+        advance();
+        if (peek().kind != TokenKind::integer) return false;
+        advance();
+        symbol.addend = static_cast<std::int64_t>(integer_value(tok_.text).value_or(0));
+      }
+      section.symbols.push_back(std::move(symbol));
+    } else {
+      return false;
+    }
+    for (int i = 0; i < width; ++i) section.bytes.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+    return true;
   }
 
   void skip_pragma() {
@@ -715,6 +761,10 @@ class Parser {
 
 Module parse_ptx(std::string_view text, const std::string& file) { return Parser(text, file).parse(); }
 
-Module load_ptx_file(const std::string& path) { return parse_ptx(read_text_file(path), path); }
+Module load_ptx_file(const std::string& path) {
+  const std::string text = read_text_file(path);
+  reject_cuda_source(path, text);
+  return parse_ptx(text, path);
+}
 
 }  // namespace warpsim::ptx

@@ -1,8 +1,7 @@
-// Which registers can change what a warp issues. A register is relevant when its value can reach
-// a branch condition, a predicate guard, a memory address, a shuffle or vote operand, a `brx.idx`
-// index, a copy or alloca size, or a value passed through the param space (calls); the rest only
-// feed arithmetic whose results are never observed. The fast lowering may lose track of the
-// values of irrelevant registers without changing any warp's instruction stream.
+// Which values can change what a warp executes. The emulator needs a value exactly when it can
+// reach control flow (a branch, a guard, a loop bound), a memory address (sectors and spaces), a
+// warp-level operand (shfl, vote) or a call; every other value is arithmetic whose result only
+// flows to memory, and may stay unknown without changing the warp's instruction stream.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +11,16 @@
 
 namespace warpsim::ptx {
 
-// relevant[r] for every register r of `function`: a flow-insensitive backwards closure over the
-// decoded instructions (conservative: a register relevant at one use is relevant everywhere).
+// relevant[r] is true when register r of `function` can reach a guard, the condition or index of
+// bra/brx, the address of a memory access in any space but param, an operand of shfl or vote,
+// the size of cp.async or alloca, or a value stored to the param space (call arguments and
+// return values). Flow-insensitive: a register counts when any instruction writing it has a
+// relevant destination, whatever the path; so the answer errs on the side of "relevant".
+// Linear in the function's size. Indexed by register number, size function.register_count.
 std::vector<bool> relevant_registers(const DecodedFunction& function);
+
+// needed[i] is true when kernel parameter i of `module.functions[entry]` is read into a relevant
+// register, or its address is taken (`mov %rd1, k_param_0;`), which the analysis does not follow.
+std::vector<bool> needed_parameters(const DecodedModule& module, std::uint32_t entry);
 
 }  // namespace warpsim::ptx

@@ -97,8 +97,8 @@ void add_program_options(po::options_description& options) {
   options.add_options()
       ("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx)")
       ("param", po::value<std::vector<std::string>>()->composing(),
-       "NAME=VALUE (repeatable): a .kp `repeat NAME` count, or a PTX kernel parameter by PTX name, position (0=...) or, "
-       "for any other name, the next scalar parameter in order")
+       "NAME=VALUE (repeatable): a .kp `repeat NAME` count, or a PTX kernel parameter by position (0=...), PTX name "
+       "or C++ name (nvcc -G builds only); see `warpsim lower --help`")
       ("max-instructions", po::value<std::string>(),
        "limit on simulated warp-instructions per core package (default 2^32)")
       ("timeline", po::value<std::string>(), "write the core package's per-warp timeline as SVG to FILE")

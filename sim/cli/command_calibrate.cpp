@@ -3,8 +3,9 @@
 #include <memory>
 #include <optional>
 
-#include "isa/text_list.hpp"
+#include "isa/cuda_source.hpp"
 #include "isa/input_error.hpp"
+#include "isa/text_list.hpp"
 #include "sim/calibrate/calibration_report.hpp"
 #include "sim/calibrate/calibration_setup.hpp"
 #include "sim/cli/cli_support.hpp"
@@ -28,17 +29,35 @@ std::optional<sim::workload::LaunchPolicy> launch_policy(const po::variables_map
   return policy;
 }
 
+// --params N,K=1: axis N gives the parameter named N, axis K parameter 1 (a position or a name).
+std::vector<sim::workload::ParameterAxis> parameter_axes(const po::variables_map& v) {
+  std::vector<sim::workload::ParameterAxis> axes;
+  if (!v.count("params")) return axes;
+  for (const std::string& entry : split_names(v["params"].as<std::string>(), "--params")) {
+    const std::size_t equals = entry.find('=');
+    if (equals == 0 || equals + 1 == entry.size()) {
+      throw InputError("--params " + quote_for_message(entry) + ": expected AXIS or AXIS=PARAMETER");
+    }
+    if (equals == std::string::npos) {
+      axes.push_back({entry, entry});
+    } else {
+      axes.push_back({entry.substr(0, equals), entry.substr(equals + 1)});
+    }
+  }
+  return axes;
+}
+
 // --workload and the flags that go with it, as a suite's [[workload]] table says the same.
 sim::workload::WorkloadSpec workload_spec(const po::variables_map& v) {
   using sim::workload::WorkloadKind;
   sim::workload::WorkloadSpec spec;
   spec.source = v["workload"].as<std::string>();
   spec.kind = spec.source.ends_with(".kp") ? WorkloadKind::kp
-              : is_ptx_path(spec.source)   ? WorkloadKind::ptx
+              : is_ptx_path(spec.source) || is_cuda_path(spec.source) ? WorkloadKind::ptx  // CUDA: the loader says to run nvcc
                                            : WorkloadKind::builtin;
   if (v.count("label")) spec.name = v["label"].as<std::string>();
   if (v.count("kernel")) spec.kernel = v["kernel"].as<std::string>();
-  if (v.count("params")) spec.params = split_names(v["params"].as<std::string>(), "--params");
+  spec.params = parameter_axes(v);
   spec.launch = launch_policy(v);
   return spec;
 }
@@ -60,7 +79,9 @@ int run_calibrate(const Args& args) {
       ("grid", po::value<std::string>(), ".kp/.ptx: blocks, B or X,Y,Z (numbers or axes), with --block")
       ("block", po::value<std::string>(), ".kp/.ptx: threads per block, T or X,Y,Z (numbers or axes)")
       ("kernel", po::value<std::string>(), ".ptx: the kernel (.entry) to use (default: the only one)")
-      ("params", po::value<std::string>(), ".ptx: kernel parameters given by axes, comma-separated (e.g. N)")
+      ("params", po::value<std::string>(),
+       ".ptx: axes that give kernel parameters, comma-separated: AXIS (the parameter of that name) or AXIS=PARAMETER "
+       "(a position or a name), e.g. N=0")
       ("label", po::value<std::string>(), ".kp/.ptx: the workload name in the CSV (default: the kernel's name)")
       ("section", po::value<std::string>(), "the profile section to write and start from (default: the workload's kernel)")
       ("max-evaluations", po::value<std::string>()->default_value("3000"), "objective evaluations in all")

@@ -11,8 +11,9 @@ int run_lower(const Args& args) {
       ("grid", po::value<std::string>()->required(), "blocks: B or X,Y,Z")
       ("block", po::value<std::string>()->required(), "threads per block: T or X,Y,Z")
       ("param", po::value<std::vector<std::string>>()->composing(),
-       "NAME=VALUE (repeatable): a kernel parameter by PTX name, by position (0=...), or, for any other name, the next "
-       "scalar parameter in order; pointers need none")
+       "NAME=VALUE (repeatable): a kernel parameter by position (0=...), by PTX name, or by C++ name where the PTX "
+       "keeps it (nvcc -G builds); another name is an error that lists the parameters. VALUE is decimal or 0x hex, "
+       "within the parameter's type. Pointers need no value, nor do scalars that no branch, address or call reads")
       ("format", po::value<std::string>()->default_value("kp"), "kp|json")
       ("output,o", po::value<std::string>(), "write to FILE instead of stdout");
   add_ptx_options(options);

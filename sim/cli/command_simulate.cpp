@@ -101,7 +101,9 @@ int run_simulate(const Args& args) {
     fields["unknown_branches"] = kernel.unknown_branches.count;
     fields["emulated_instructions"] = kernel.emulated_instructions;
     fields["emulated_classes"] = kernel.emulated_classes;
-    write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
+    if (format == Format::json) fields["parameters"] = parameters_json(kernel.parameters);
+    write_output(format == Format::json ? fields.dump(2) + '\n'
+                                        : timing_text(fields) + parameters_text(kernel.parameters));
     return 0;
   }
   const isa::Program program = load_bound_program(v);

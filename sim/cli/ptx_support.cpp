@@ -2,6 +2,8 @@
 
 #include <iostream>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include "frontends/ptx/lowering_warnings.hpp"
 #include "frontends/ptx/parser.hpp"
@@ -146,6 +148,37 @@ ptx::LoweredKernel lower_ptx_program(const po::variables_map& v) {
   return kernel;
 }
 
+nlohmann::ordered_json parameters_json(const ptx::BoundParameters& bound) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (std::size_t i = 0; i < bound.parameters.size(); ++i) {
+    nlohmann::ordered_json& value = out[bound.parameters[i].ptx_name];
+    if (bound.given[i]) {
+      std::visit([&](auto number) { value = number; }, *bound.given[i]);
+    } else if (bound.parameters[i].is_pointer) {
+      value = "pointer";
+    }
+  }
+  return out;
+}
+
+std::string parameters_text(const ptx::BoundParameters& bound) {
+  std::string text;
+  for (std::size_t i = 0; i < bound.parameters.size(); ++i) {
+    const ptx::KernelParameter& p = bound.parameters[i];
+    text += (i == 0 ? "parameters: " : ", ") + std::to_string(i);
+    text += (p.cxx_name.empty() ? "" : " (" + p.cxx_name + ")") + " = ";
+    if (bound.given[i]) {
+      text += std::visit([](auto number) {
+        if constexpr (std::is_same_v<decltype(number), double>) return sim::report::shortest(number);
+        else return std::to_string(number);
+      }, *bound.given[i]);
+    } else {
+      text += p.is_pointer ? "pointer" : "unknown";
+    }
+  }
+  return text.empty() ? text : text + '\n';
+}
+
 nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::variables_map& v) {
   nlohmann::ordered_json out;
   out["file"] = v["program"].as<std::string>();
@@ -153,6 +186,7 @@ nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::
   out["ptx_name"] = kernel.ptx_name;
   out["grid"] = {kernel.grid.x, kernel.grid.y, kernel.grid.z};
   out["block"] = {kernel.block.x, kernel.block.y, kernel.block.z};
+  out["parameters"] = parameters_json(kernel.parameters);
   out["warps"] = kernel.warp_programs.warps();
   out["emulated_instructions"] = kernel.emulated_instructions;
   out["emulated_classes"] = kernel.emulated_classes;

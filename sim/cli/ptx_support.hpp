@@ -20,6 +20,12 @@ void add_ptx_options(po::options_description& options);
 // Ctrl-C stops it with ptx::Interrupted.
 ptx::LoweredKernel lower_ptx_program(const po::variables_map& values);
 
+// The parameters as bound, in order: PTX name -> the value given (a JSON number), "pointer" for
+// a pointer's synthetic address, null for a scalar left unknown (or a struct passed by value).
+nlohmann::ordered_json parameters_json(const ptx::BoundParameters& bound);
+// The same as one line of text: "parameters: 0 = 64, 1 = unknown, 2 = pointer" (with C++ names where known).
+std::string parameters_text(const ptx::BoundParameters& bound);
+
 // The per-program summary and structure written by `warpsim lower --format json`.
 nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::variables_map& values);
 // The .kp text of every distinct warp program, annotated with comments.

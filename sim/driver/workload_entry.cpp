@@ -1,5 +1,6 @@
 #include "sim/driver/workload_entry.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "isa/input_error.hpp"
@@ -84,6 +85,25 @@ std::vector<std::string> read_names(const gpus::TomlReader& toml, const toml::no
   return names;
 }
 
+// params = ["N"] with param_names = { N = 0 }: each axis gives the kernel parameter that
+// param_names maps it to (a position or a parameter name), else the parameter of its own name.
+std::vector<workload::ParameterAxis> read_parameter_axes(const gpus::TomlReader& toml, const toml::node* params,
+                                                         const toml::node* param_names) {
+  std::vector<workload::ParameterAxis> axes;
+  if (params) {
+    for (const std::string& axis : read_names(toml, *params, "params")) axes.push_back({axis, axis});
+  }
+  if (!param_names) return axes;
+  for (const auto& [key, value] : toml.table(*param_names, "param_names must be a table { AXIS = POSITION or NAME }")) {
+    const auto it = std::find_if(axes.begin(), axes.end(), [&](const auto& a) { return a.axis == key.str(); });
+    if (it == axes.end()) toml.fail(&value, "param_names: " + quote_for_message(key.str()) + " is not one of params");
+    const std::string name = "param_names." + std::string(key.str());
+    it->parameter =
+        value.is_integer() ? std::to_string(toml.whole_number(value, name, 0, INT32_MAX)) : toml.text(value, name);
+  }
+  return axes;
+}
+
 }  // namespace
 
 std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& path) {
@@ -108,6 +128,8 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
   WorkloadEntry entry;
   workload::WorkloadSpec spec;
   int sources = 0;
+  const toml::node* params = nullptr;
+  const toml::node* param_names = nullptr;
   const toml::node* launch_node = nullptr;
   const toml::node* source_node = &node;
   const auto source = [&](workload::WorkloadKind kind, const toml::node& value, const std::string& key) {
@@ -123,7 +145,8 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "kp") source(workload::WorkloadKind::kp, value, k);
     else if (k == "ptx") source(workload::WorkloadKind::ptx, value, k);
     else if (k == "kernel") spec.kernel = toml.text(value, k);
-    else if (k == "params") spec.params = read_names(toml, value, k);
+    else if (k == "params") params = &value;
+    else if (k == "param_names") param_names = &value;
     else if (k == "launch") launch_node = &value;
     else if (k == "emulate_all") spec.emulate_all = toml.boolean(value, k);
     else if (k == "calibration") entry.overrides = read_calibration(toml, value);
@@ -133,13 +156,18 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
       }
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) +
-                            " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, launch, emulate_all, "
+                            " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, param_names, launch, "
+                            "emulate_all, "
                             "calibration, axes)");
     }
   }
   if (sources != 1) {
     toml.fail(&node, "a [[workload]] needs exactly one of builtin = \"dwt_matrix\", kp = \"FILE.kp\", ptx = \"FILE.ptx\"");
   }
+  if (spec.kind != workload::WorkloadKind::ptx && (params || param_names)) {
+    toml.fail(&node, "'kernel', 'params' and 'param_names' are for ptx workloads");
+  }
+  spec.params = read_parameter_axes(toml, params, param_names);
   if (spec.kind != workload::WorkloadKind::builtin) spec.source = resolve_suite_path(toml, spec.source);
   if (launch_node) spec.launch = read_launch(toml, *launch_node, entry);
   try {

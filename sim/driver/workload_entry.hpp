@@ -25,7 +25,7 @@ std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& 
 
 // "dwt_matrix": a named workload on the suite's axes.
 WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& entry);
-// [[workload]] with builtin | kp | ptx, and name, kernel, params, launch, calibration, axes.
+// [[workload]] with builtin | kp | ptx, and name, kernel, params, param_names, launch, calibration, axes.
 WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& entry);
 
 }  // namespace warpsim::sim::driver

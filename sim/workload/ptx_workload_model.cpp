@@ -23,7 +23,7 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
 }
 
 PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options,
-                                   LaunchPolicy launch, std::vector<std::string> parameter_axes,
+                                   LaunchPolicy launch, std::vector<ParameterAxis> parameter_axes,
                                    std::shared_ptr<LoweringCache> cache)
     : name_(std::move(name)), source_(std::move(source)), options_(std::move(options)), launch_(std::move(launch)),
       parameter_axes_(std::move(parameter_axes)), lowerings_(cache ? std::move(cache) : LoweringCache::process_wide()) {
@@ -31,10 +31,23 @@ PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::Lowe
   const ptx::Function& entry = source_.module->functions[ptx::select_kernel(*source_.module, options_.kernel)];
   kernel_ = ptx::short_kernel_name(entry.name);
   if (name_.empty()) name_ = kernel_;
+  // Mistakes in the binding show now, not at every point.
+  const std::vector<ptx::KernelParameter> parameters = ptx::describe_parameters(*source_.module, entry);
+  std::vector<std::string> bound_by(parameters.size());
+  for (const ParameterAxis& a : parameter_axes_) {
+    const std::optional<std::size_t> i = ptx::find_parameter(parameters, a.parameter);
+    if (!i) throw InputError("axis " + a.axis + ": " + ptx::no_such_parameter(parameters, kernel_, a.parameter));
+    if (!bound_by[*i].empty()) {
+      throw InputError("axes " + bound_by[*i] + " and " + a.axis + " both give parameter " + std::to_string(*i) + " (" +
+                       parameters[*i].ptx_name + ")");
+    }
+    bound_by[*i] = a.axis;
+  }
 }
 
 std::vector<std::string> PtxWorkloadModel::axes() const {
-  std::vector<std::string> names = parameter_axes_;
+  std::vector<std::string> names;
+  for (const ParameterAxis& a : parameter_axes_) names.push_back(a.axis);
   for (const std::string& axis : launch_.axes()) {
     if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
   }
@@ -55,7 +68,9 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   options.grid = ptx::Dim3{shape.grid.x, shape.grid.y, shape.grid.z};
   options.block = ptx::Dim3{shape.block.x, shape.block.y, shape.block.z};
   options.parameters.clear();
-  for (const std::string& axis : parameter_axes_) options.parameters.emplace_back(axis, std::to_string(point_value(point, axis)));
+  for (const ParameterAxis& a : parameter_axes_) {
+    options.parameters.emplace_back(a.parameter, std::to_string(point_value(point, a.axis)));
+  }
   const std::shared_ptr<const LoweringCache::Lowered> lowered = lowerings_->lower(source_, options);
   // The cache lowers with the default cycles; d1 and d2, else the model's own, replace them.
   const isa::Millicycles load = !durations.empty() && durations[0] ? *durations[0] : options_.load_cycles;

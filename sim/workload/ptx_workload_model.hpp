@@ -15,6 +15,12 @@
 
 namespace warpsim::sim::workload {
 
+// An axis whose value a kernel parameter takes at every point.
+struct ParameterAxis {
+  std::string axis;       // "N"
+  std::string parameter;  // a position ("0"), a PTX name, or a C++ name (-G builds): docs/ptx.md
+};
+
 // T_k of a lowered launch: Algorithm 1 when every warp runs one program, else the per-SM
 // generalisation (grid::time_grid_mixed). `retimed`, when not empty, replaces the programs
 // (the same ops with other load/store durations).
@@ -25,11 +31,11 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
 class PtxWorkloadModel final : public WorkloadModel {
  public:
   // `name` labels outputs (empty: the kernel's short name). `options.kernel` selects the entry;
-  // its grid, block and parameters are set per point. `parameter_axes` are passed as --param
-  // NAME=VALUE in order (by PTX name, position, or the next scalar parameter: docs/ptx.md).
-  // Lowered launches come from `cache` (null: LoweringCache::process_wide()).
+  // its grid, block and parameters are set per point. Throws InputError when an axis names no
+  // parameter of the kernel, or two axes name the same one. Lowered launches come from `cache`
+  // (null: LoweringCache::process_wide()).
   PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options, LaunchPolicy launch,
-                   std::vector<std::string> parameter_axes, std::shared_ptr<LoweringCache> cache = nullptr);
+                   std::vector<ParameterAxis> parameter_axes, std::shared_ptr<LoweringCache> cache = nullptr);
   const std::string& name() const override { return name_; }
   const std::string& kernel() const override { return kernel_; }
   std::vector<std::string> axes() const override;
@@ -44,7 +50,7 @@ class PtxWorkloadModel final : public WorkloadModel {
   PtxSource source_;
   ptx::LoweringOptions options_;
   LaunchPolicy launch_;
-  std::vector<std::string> parameter_axes_;
+  std::vector<ParameterAxis> parameter_axes_;
   std::shared_ptr<LoweringCache> lowerings_;
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/workload/launch_policy.hpp"
+#include "sim/workload/ptx_workload_model.hpp"
 #include "sim/workload/workload_model.hpp"
 
 namespace warpsim::sim::workload {
@@ -20,7 +21,7 @@ struct WorkloadSpec {
   std::string source;                  // builtin: its name; kp, ptx: the file's path
   std::string name;                    // kp, ptx: the label in outputs (empty: the program's or kernel's name)
   std::string kernel;                  // ptx: the entry (empty: the only one)
-  std::vector<std::string> params;     // ptx: the axes bound as kernel parameters, in order
+  std::vector<ParameterAxis> params;   // ptx: the axes bound to kernel parameters, in order
   std::optional<LaunchPolicy> launch;  // kp, ptx: required; builtin: none (Algorithm 3)
   bool emulate_all = false;            // ptx: ptx::LoweringOptions::emulate_all
 };

@@ -107,6 +107,23 @@ TEST(CalibrateCli, KpWorkloadWithLaunchAndMeasuredLaunchOverhead) {
   EXPECT_NE(text.out.find("measured_us"), std::string::npos) << text.out;
 }
 
+// A PTX workload's axes give kernel parameters: --params N=0 gives mtx_mul_vec(int N, ...) the axis N.
+TEST(CalibrateCli, PtxAxesGiveParametersByPositionOrName) {
+  const std::string measured = write_file("mtx.csv",
+                                          "gpu,workload,N,time_us\n"
+                                          "rtx2060,mtx_mul_vec,32,9.1\nrtx2060,mtx_mul_vec,64,13.2\n");
+  const std::string base = "calibrate '" + measured +
+                           "' --gpu rtx2060 --workload workloads/mtx_mul_vec/mtx_mul_vec.ptx --threads N --tm 31 "
+                           "--max-evaluations 50 --fit tp --format json ";
+  const Result by_position = run_warpsim(base + "--params N=0");
+  ASSERT_EQ(by_position.status, 0) << by_position.err;
+  const Result by_name = run_warpsim(base + "--params N=_Z11mtx_mul_veciPfS_S__param_0");
+  ASSERT_EQ(by_name.status, 0) << by_name.err;
+  EXPECT_EQ(nlohmann::json::parse(by_position.out)["after"], nlohmann::json::parse(by_name.out)["after"]);
+  expect_input_error(base + "--params N", "axis N: kernel mtx_mul_vec has no parameter 'N'; name one by position or PTX name");
+  expect_input_error(base + "--params N=", "--params 'N=': expected AXIS or AXIS=PARAMETER");
+}
+
 TEST(CalibrateCli, WritesTheOutputFileOnlyOnSuccess) {
   const std::string measured = write_file("m.csv", "gpu,workload,K,N,time_us\nrtx2080,dwt_lattice,8,64,20\nrtx2080,dwt_lattice,8,128,21\n");
   const std::string out = test_dir() + "/section.toml";

@@ -185,7 +185,7 @@ TEST(Calibrate, MtxMulVecCaseStudy) {
 TEST(Calibrate, PtxWorkloadLowersEachPointOnceForAllTrials) {
   const auto ptx_model = [](std::shared_ptr<wl::LoweringCache> lowerings) {
     const std::string file = std::string(WARPSIM_SOURCE_DIR) + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx";
-    return wl::PtxWorkloadModel("", wl::load_ptx_source(file), {}, wl::LaunchPolicy{"N", "", "64"}, {"N"},
+    return wl::PtxWorkloadModel("", wl::load_ptx_source(file), {}, wl::LaunchPolicy{"N", "", "64"}, {{"N", "0"}},
                                 std::move(lowerings));
   };
   const std::vector<wl::Point> points = grid_points({}, {64, 128, 256, 512});

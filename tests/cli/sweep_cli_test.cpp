@@ -36,7 +36,9 @@ TEST(SweepCli, PtxWarningsOncePerWorkloadFromTheFirstPointThatHadThem) {
   const std::string dir = test_dir();
   // branchy's branches depend on loaded data: each point warns; the sweep says so once.
   std::ofstream(dir + "/branchy.toml") << "gpus = [\"rtx2080\"]\n[[workload]]\nptx = \"" << kSourceDir
-                                       << "/workloads/branchy/branchy.ptx\"\nparams = [\"n\"]\nlaunch = { threads = \"n\" }\n"
+                                       << "/workloads/branchy/branchy.ptx\"\nparams = [\"n\"]\n"
+                                          "param_names = { n = 0 }\n"
+                                          "launch = { threads = \"n\" }\n"
                                           "calibration = { tp_us = 5, tm = 10 }\naxes = { n = [64, 128, 256] }\n";
   const Result one = run_warpsim("sweep " + dir + "/branchy.toml -q -j 1 --format csv");
   const Result two = run_warpsim("sweep " + dir + "/branchy.toml -q -j 2 --format csv");
@@ -59,7 +61,7 @@ TEST(SweepCli, InterruptStopsCleanlyAndWritesNothing) {
   // Each point emulates 2^13 threads looping 2^13 times warp by warp (emulate_all), 100 of them:
   // minutes in all, so the sweep is still running when Ctrl-C comes, right after its handler is in.
   std::ofstream(suite) << "gpus = [\"rtx2080\"]\n[[workload]]\nptx = \"" << kSourceDir
-                       << "/workloads/mtx_mul_vec/mtx_mul_vec.ptx\"\nparams = [\"N\"]\nlaunch = { threads = \"N\" }\n"
+                       << "/workloads/mtx_mul_vec/mtx_mul_vec.ptx\"\nparams = [\"N\"]\nparam_names = { N = 0 }\nlaunch = { threads = \"N\" }\n"
                           "emulate_all = true\ncalibration = { tp_us = 5, tm = 31 }\n"
                           "axes = { N = { from = 8192, to = 8291 } }\n";
   const Result once = run_warpsim_interrupted({"sweep", suite, "-q", "-j", "1", "-o", out});

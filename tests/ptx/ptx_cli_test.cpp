@@ -1,6 +1,7 @@
 // `warpsim lower` and `warpsim simulate` on PTX, end to end.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/cli_runner.hpp"
@@ -10,7 +11,7 @@ namespace {
 using namespace warpsim::testing_support;
 
 TEST(PtxCli, LowerJsonContract) {
-  const Result r = run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 32 --param N=102 --format json");
+  const Result r = run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 32 --param 0=102 --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["kernel"], "mtx_mul_vec");
@@ -25,10 +26,58 @@ TEST(PtxCli, LowerJsonContract) {
   EXPECT_EQ(p["kp"].get<std::string>().rfind("kernel mtx_mul_vec\n", 0), 0u);
 }
 
+// The values as bound, in parameter order: numbers as given, pointers as "pointer", a scalar
+// that nothing but arithmetic reads (saxpy's a) null when not given.
+TEST(PtxCli, JsonEchoesTheBoundParameters) {
+  const std::string saxpy = "workloads/saxpy/saxpy.ptx --grid 2 --block 64 --param 0=96";
+  const auto echo = [](const Result& r) {
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::ordered_json::parse(r.out)["parameters"].dump();
+  };
+  EXPECT_EQ(echo(run_warpsim("lower " + saxpy + " --format json")),
+            R"({"_Z5saxpyifPKfPf_param_0":96,"_Z5saxpyifPKfPf_param_1":null,"_Z5saxpyifPKfPf_param_2":"pointer",)"
+            R"("_Z5saxpyifPKfPf_param_3":"pointer"})");
+  EXPECT_EQ(echo(run_warpsim("simulate " + saxpy + " --param 1=-2.5 --gpu rtx2080 --tp 5 --tm 10")),
+            R"({"_Z5saxpyifPKfPf_param_0":96,"_Z5saxpyifPKfPf_param_1":-2.5,"_Z5saxpyifPKfPf_param_2":"pointer",)"
+            R"("_Z5saxpyifPKfPf_param_3":"pointer"})");
+  // C++ names of a -G build, and the text report's line.
+  const Result text = run_warpsim("simulate workloads/saxpy/saxpy.G.ptx --grid 2 --block 64 --param n=96 --param a=0.5 "
+                                  "--gpu rtx2080 --tp 5 --tm 10 --format text");
+  ASSERT_EQ(text.status, 0) << text.err;
+  const std::string line = "\nparameters: 0 (n) = 96, 1 (a) = 0.5, 2 (x) = pointer, 3 (y) = pointer\n";
+  EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
+}
+
+// CUDA source where PTX (or a .kp program) is expected: one line that says what to run.
+TEST(PtxCli, CudaSourceGetsTheNvccCommand) {
+  const std::string message = "warpsim: error: workloads/saxpy/saxpy.cu:1: this is CUDA source, not PTX: run "
+                              "`nvcc -ptx -arch=sm_75 workloads/saxpy/saxpy.cu -o workloads/saxpy/saxpy.ptx` first\n";
+  for (const std::string command : {"simulate workloads/saxpy/saxpy.cu --gpu rtx2080 --grid 1 --block 32 --tp 5 --tm 2",
+                                    "lower workloads/saxpy/saxpy.cu --grid 1 --block 32",
+                                    "core workloads/saxpy/saxpy.cu --warps 2 --tm 1"}) {
+    const Result r = run_warpsim(command);
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.out, "") << command;
+    EXPECT_EQ(r.err, message) << command;
+  }
+  // Recognised by its text too: CUDA saved as .ptx or .kp.
+  const std::string dir = test_dir();
+  for (const std::string name : {"kernel.ptx", "kernel.kp"}) {
+    std::ofstream(dir + "/" + name) << "// y = a*x\n#include <cstdio>\n__global__ void k(float* y) { y[0] = 1; }\n";
+  }
+  const std::string run = ": this is CUDA source, not PTX: run `nvcc -ptx -arch=sm_75 -x cu ";
+  const Result ptx = run_warpsim("lower " + dir + "/kernel.ptx --grid 1 --block 32");
+  EXPECT_EQ(ptx.err, "warpsim: error: " + dir + "/kernel.ptx:1" + run + dir + "/kernel.ptx -o " + dir +
+                         "/kernel.nvcc.ptx` first\n");
+  const Result kp = run_warpsim("core " + dir + "/kernel.kp --warps 2 --tm 1");
+  EXPECT_EQ(kp.err,
+            "warpsim: error: " + dir + "/kernel.kp:1" + run + dir + "/kernel.kp -o " + dir + "/kernel.ptx` first\n");
+}
+
 TEST(PtxCli, LowerKpReadsBackAsAProgram) {
   const std::string dir = test_dir();
-  const Result r = run_warpsim("lower workloads/dwt/dwt.ptx --kernel mtx --grid 4 --block 256 --param K=8 --param N=1024 "
-                           "--param total=1024 -o " + dir + "/mtx.kp");
+  const Result r = run_warpsim("lower workloads/dwt/dwt.ptx --kernel mtx --grid 4 --block 256 --param 0=8 --param 1=1024 "
+                           "--param 5=1024 -o " + dir + "/mtx.kp");
   ASSERT_EQ(r.status, 0) << r.err;
   // The lowered text is a .kp file warpsim runs: 8 warps on one core package.
   const Result core = run_warpsim("core " + dir + "/mtx.kp --warps 8 --tm 2 --format json");
@@ -39,8 +88,8 @@ TEST(PtxCli, LowerKpReadsBackAsAProgram) {
 TEST(PtxCli, SimulatePtxMatchesSimulateOfItsLoweredProgram) {
   const std::string dir = test_dir();
   const std::string args = " --gpu rtx2060 --grid 16 --block 256 --tp 5 --tm 31";
-  ASSERT_EQ(run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 16 --block 256 --param N=4096 -o " + dir + "/m.kp").status, 0);
-  const Result from_ptx = run_warpsim("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx" + args + " --param N=4096");
+  ASSERT_EQ(run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 16 --block 256 --param 0=4096 -o " + dir + "/m.kp").status, 0);
+  const Result from_ptx = run_warpsim("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx" + args + " --param 0=4096");
   const Result from_kp = run_warpsim("simulate " + dir + "/m.kp" + args);
   ASSERT_EQ(from_ptx.status, 0) << from_ptx.err;
   ASSERT_EQ(from_kp.status, 0) << from_kp.err;
@@ -53,7 +102,7 @@ TEST(PtxCli, SimulateMixedWarpPrograms) {
   // 100 of 128 threads run the kernel, the last warp exits at once: two warp programs.
   const std::string dir = test_dir();
   const Result r = run_warpsim("simulate workloads/dwt/dwt.ptx --kernel ltt --gpu rtx2080 --grid 2 --block 64 --tp 5 --tm 12 "
-                           "--param k=0 --param L=5 --param N=200 --param total=100 --timeline " + dir + "/t.svg --trace " + dir + "/t.json");
+                           "--param 0=0 --param 1=5 --param 2=200 --param 5=100 --timeline " + dir + "/t.svg --trace " + dir + "/t.json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(slurp(dir + "/t.svg").find("<svg"), std::string::npos);
   EXPECT_TRUE(nlohmann::json::accept(slurp(dir + "/t.json")));
@@ -64,8 +113,8 @@ TEST(PtxCli, SimulateMixedWarpPrograms) {
 
 TEST(PtxCli, EmulateAllGivesTheSameProgramsAndCountsEveryWarp) {
   // dwt's lattice kernel: the last warp exits at once, so the launch has two warp programs.
-  const std::string args = "lower workloads/dwt/dwt.ptx --kernel ltt --grid 4 --block 64 --param k=0 --param L=5 "
-                           "--param N=200 --param total=200";
+  const std::string args = "lower workloads/dwt/dwt.ptx --kernel ltt --grid 4 --block 64 --param 0=0 --param 1=5 "
+                           "--param 2=200 --param 5=200";
   const Result fast = run_warpsim(args);
   const Result all = run_warpsim(args + " --emulate-all");
   ASSERT_EQ(fast.status, 0) << fast.err;
@@ -80,7 +129,7 @@ TEST(PtxCli, EmulateAllGivesTheSameProgramsAndCountsEveryWarp) {
 
 TEST(PtxCli, SimulateReportsTheLoweringsWork) {
   const Result r = run_warpsim("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx --gpu rtx2060 --grid 2 --block 64 "
-                               "--tp 5 --tm 31 --param N=128 --emulate-all");
+                               "--tp 5 --tm 31 --param 0=128 --emulate-all");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["emulated_classes"], 4);  // 4 warps, each emulated
@@ -90,7 +139,7 @@ TEST(PtxCli, SimulateReportsTheLoweringsWork) {
 // Ctrl-C during a long lowering: status 130, one line, no output file. The lowering emulates
 // 256 warps looping 2^14 times each, warp by warp: seconds, long enough by construction.
 const std::vector<std::string> kLongLowering = {"workloads/mtx_mul_vec/mtx_mul_vec.ptx", "--grid", "32", "--block",
-                                                "256", "--param", "N=16384", "--emulate-all"};
+                                                "256", "--param", "0=16384", "--emulate-all"};
 
 TEST(PtxCli, InterruptedLowerWritesNothing) {
   if (!can_see_signal_handlers()) GTEST_SKIP() << "no /proc to see when warpsim handles Ctrl-C";

@@ -20,7 +20,7 @@ ptx::LoweringOptions launch_of(std::int64_t n) {
   ptx::LoweringOptions options;
   options.grid = {(n + 63) / 64, 1, 1};
   options.block = {64, 1, 1};
-  options.parameters = {{"N", std::to_string(n)}};
+  options.parameters = {{"0", std::to_string(n)}};
   return options;
 }
 
@@ -47,7 +47,7 @@ TEST(LoweringCache, KeyIsWhatTheLoweringReads) {
       [](auto& o) { o.block.y = 2; },
       [](auto& o) { o.block.z = 2; },
       [](auto& o) { o.parameters[0].second = "129"; },
-      [](auto& o) { o.parameters[0].first = "0"; },
+      [](auto& o) { o.parameters[0].first = "_Z11mtx_mul_veciPfS_S__param_0"; },
       [](auto& o) { o.parameters.emplace_back("1", "5"); },
       [](auto& o) { o.emulator.unknown_loop_trips = 2; },
       [](auto& o) { o.emulator.unknown_branch = ptx::UnknownBranchPolicy::taken; },
@@ -127,7 +127,7 @@ TEST(LoweringCache, ModelsRetimeTheSharedPrograms) {
   const auto model = [&](isa::Millicycles load) {
     ptx::LoweringOptions options;
     options.load_cycles = load;
-    return PtxWorkloadModel("", load_ptx_source(kMtxMulVec), options, LaunchPolicy{"N", "", "64"}, {"N"}, lowerings);
+    return PtxWorkloadModel("", load_ptx_source(kMtxMulVec), options, LaunchPolicy{"N", "", "64"}, {{"N", "0"}}, lowerings);
   };
   ModelOverrides overrides;
   overrides.tp_us = 5;

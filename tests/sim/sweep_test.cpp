@@ -163,6 +163,7 @@ gpus = ["rtx2080"]
 [[workload]]
 ptx = "../mtx_mul_vec/mtx_mul_vec.ptx"
 params = ["N"]
+param_names = { N = 0 }
 launch = { threads = "N" }
 calibration = { tp_us = 5.2, tm = 31 }
 axes = { N = [64, 102] }
@@ -183,7 +184,7 @@ TEST(SuiteWorkloads, PtxLaunchesAreLoweredOnceForEveryGpu) {
   SuiteWorkload ptx;
   ptx.model = std::make_shared<workload::PtxWorkloadModel>(
       "", workload::load_ptx_source(kSourceDir + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx"), ptx::LoweringOptions{},
-      workload::LaunchPolicy{"N", "", "64"}, std::vector<std::string>{"N"}, lowerings);
+      workload::LaunchPolicy{"N", "", "64"}, std::vector<workload::ParameterAxis>{{"N", "0"}}, lowerings);
   ptx.axes = {{"N", {64, 128, 256}}};
   ptx.overrides.tp_us = 5;
   ptx.overrides.tm = isa::cycles_from_double(31);
@@ -205,6 +206,7 @@ gpus = ["rtx2080"]
 ptx = "../dwt/dwt.ptx"
 kernel = "ltt"
 params = ["k", "L", "N", "total"]
+param_names = { k = 0, L = 1, N = 2, total = 5 }
 launch = { threads = "total", block = 64 }
 calibration = { tp_us = 5, tm = 12 }
 axes = { k = [0], L = [5], N = [200], total = [100, 200, 300] }
@@ -241,6 +243,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { tm = -1 }\naxes = { K = [8], N = [64] }\n", 4, "calibration.tm"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { speed = 1 }\naxes = { K = [8], N = [64] }\n", 4, "unknown key 'speed' in calibration"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { d0 = 5 }\naxes = { K = [8], N = [64] }\n", 4, "d1 .. d64"},
+        BadInput{WS_GPU "[[workload]]\nkp = \"../mtx_mul_vec/mtx_mul_vec.kp\"\nparam_names = { N = 0 }\n", 2,
+                 "'kernel', 'params' and 'param_names' are for ptx workloads"},
         BadInput{WS_GPU "workload = 3\n", 2, "array of tables"}));
 
 TEST(SuiteWorkloads, BadLaunchesAreLocated) {
@@ -267,6 +271,37 @@ TEST(SuiteWorkloads, ALaunchAxisWithNoValuesIsAnError) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("needs axis 'T'"), std::string::npos) << e.what();
   }
+}
+
+// An axis gives the kernel parameter param_names maps it to (a position or a name), else the
+// parameter of its own name; anything else is an error when the suite is read.
+TEST(SuiteWorkloads, PtxAxesBindByPositionOrName) {
+  const auto times = [](const std::string& binding) {
+    const Suite suite = suite_from(WS_GPU "[[workload]]\nptx = \"../mtx_mul_vec/mtx_mul_vec.ptx\"\nparams = [\"N\"]\n" +
+                                   binding + "\nlaunch = { threads = \"N\" }\ncalibration = { tp_us = 5, tm = 31 }\n"
+                                             "axes = { N = [64, 96] }\n");
+    std::vector<double> out;
+    run_sweep(suite, [&](const SweepRow& row) { out.push_back(row.prediction.time_us); });
+    return out;
+  };
+  const std::vector<double> by_position = times("param_names = { N = 0 }");
+  ASSERT_EQ(by_position.size(), 2u);
+  EXPECT_EQ(times("param_names = { N = \"_Z11mtx_mul_veciPfS_S__param_0\" }"), by_position);
+  const auto error = [&](const std::string& binding, int line, const std::string& message) {
+    try {
+      times(binding);
+      ADD_FAILURE() << binding;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.location().line, line) << binding << ": " << e.describe();
+      EXPECT_EQ(std::string(e.what()), message) << binding;
+    }
+  };
+  error("", 3,
+        "axis N: kernel mtx_mul_vec has no parameter 'N'; name one by position or PTX name (this PTX keeps no C++ "
+        "names; nvcc -G builds do): 0: _Z11mtx_mul_veciPfS_S__param_0 (int); 1: _Z11mtx_mul_veciPfS_S__param_1 "
+        "(float*); 2: _Z11mtx_mul_veciPfS_S__param_2 (float*); 3: _Z11mtx_mul_veciPfS_S__param_3 (float*)");
+  error("param_names = { N = 0, M = 1 }", 5, "param_names: 'M' is not one of params");
+  error("param_names = { N = -1 }", 5, "param_names.N = -1 is out of range [0, 2147483647]");
 }
 
 }  // namespace
