@@ -98,6 +98,7 @@ struct Chunk {
   std::vector<std::uint32_t> warp_streams;      // per warp of the chunk: index into streams
   std::int64_t instructions = 0;
   UnknownBranchReport unknown;
+  GenericAsGlobalReport generic_as_global;
   std::exception_ptr error;  // the chunk stops at its first error; the earliest chunk's is reported
 };
 
@@ -128,6 +129,7 @@ void emulate_chunk(WarpEmulator& emulator, const LoweringOptions& options, std::
     chunk.error = std::current_exception();
   }
   chunk.unknown = emulator.take_unknown_branches();
+  chunk.generic_as_global = emulator.take_generic_as_global();
 }
 
 // The kernel's own limits on its block: CUDA refuses launches beyond .maxntid or other than .reqntid.
@@ -194,6 +196,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
     tbb::parallel_for(std::int64_t{0}, chunk_count, [&](std::int64_t c) {
       WarpEmulator& emulator = emulators.local();
       emulator.take_unknown_branches();
+      emulator.take_generic_as_global();
       emulate_chunk(emulator, options, c * kBlocksPerChunk, std::min(blocks, (c + 1) * kBlocksPerChunk), warps_per_block,
                     chunks[static_cast<std::size_t>(c)]);
     });
@@ -213,6 +216,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
     result.emulated_instructions += chunk.instructions;
     if (chunk.unknown.count > 0 && result.unknown_branches.count == 0) result.unknown_branches.first = chunk.unknown.first;
     result.unknown_branches.count += chunk.unknown.count;
+    merge(result.generic_as_global, chunk.generic_as_global);
     std::vector<std::uint32_t> global_id(chunk.streams.size());
     for (std::size_t local = 0; local < chunk.streams.size(); ++local) {
       std::vector<TraceItem>& stream = chunk.streams[local];
@@ -241,6 +245,8 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
     build(streams[i], options, p.program, p.notes);
     p.program.finish();
   }
+  result.assumptions =
+      collect_assumptions(decoded, entry, result.unknown_branches, result.generic_as_global, options.emulator);
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "frontends/ptx/assumptions.hpp"
 #include "frontends/ptx/ast.hpp"
 #include "frontends/ptx/emulator.hpp"
 #include "frontends/ptx/kernel_params.hpp"
@@ -58,6 +59,8 @@ struct LoweredKernel {
   std::vector<std::uint32_t> warp_programs;  // per warp (block-major): index into programs
   std::vector<Warning> warnings;
   UnknownBranchReport unknown_branches;
+  GenericAsGlobalReport generic_as_global;
+  std::vector<Assumption> assumptions;  // what the emulation assumed (assumptions.hpp)
   std::int64_t emulated_instructions = 0;  // warp instructions, all warps
 };
 

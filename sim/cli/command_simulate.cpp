@@ -104,7 +104,15 @@ int run_simulate(const Args& args) {
     nlohmann::ordered_json fields = timing_json(gpu, kernel.name, launch, timing, calibration.tm);
     fields["warp_programs"] = kernel.programs.size();
     fields["unknown_branches"] = kernel.unknown_branches.count;
-    write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
+    const std::string& path = v["program"].as<std::string>();
+    if (format == Format::json) {
+      fields["assumptions"] = assumptions_json(kernel, path);
+      write_output(fields.dump(2) + '\n');
+    } else {
+      std::string text = timing_text(fields);
+      for (const std::string& assumption : assumption_lines(kernel, path)) text += "assumption: " + assumption + '\n';
+      write_output(text);
+    }
     return 0;
   }
   const isa::Program program = load_bound_program(v);
