@@ -6,62 +6,34 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "frontends/ptx/float_semantics.hpp"
+#include "frontends/ptx/opcodes.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {
 
-struct OpcodeInfo {
-  Opcode opcode;
-  int operands;  // expected operand count; -1 when it varies
-};
-
-const std::unordered_map<std::string_view, OpcodeInfo>& opcode_table() {
-  static const std::unordered_map<std::string_view, OpcodeInfo> table = {
-      {"mov", {Opcode::mov, 2}},       {"add", {Opcode::add, 3}},         {"sub", {Opcode::sub, 3}},
-      {"mul", {Opcode::mul, 3}},       {"mad", {Opcode::mad, 4}},         {"mul24", {Opcode::mul24, 3}},
-      {"mad24", {Opcode::mad24, 4}},   {"div", {Opcode::div, 3}},         {"rem", {Opcode::rem, 3}},
-      {"abs", {Opcode::abs, 2}},       {"neg", {Opcode::neg, 2}},         {"min", {Opcode::min, 3}},
-      {"max", {Opcode::max, 3}},       {"and", {Opcode::and_, 3}},        {"or", {Opcode::or_, 3}},
-      {"xor", {Opcode::xor_, 3}},      {"not", {Opcode::not_, 2}},        {"cnot", {Opcode::cnot, 2}},
-      {"shl", {Opcode::shl, 3}},       {"shr", {Opcode::shr, 3}},         {"popc", {Opcode::popc, 2}},
-      {"clz", {Opcode::clz, 2}},       {"isspacep", {Opcode::isspacep, 2}}, {"mapa", {Opcode::mapa, 3}},       {"bfind", {Opcode::bfind, 2}},       {"brev", {Opcode::brev, 2}},       {"bfe", {Opcode::bfe, 4}},
-      {"bfi", {Opcode::bfi, 5}},       {"prmt", {Opcode::prmt, 4}},       {"sad", {Opcode::sad, 4}},
-      {"fma", {Opcode::fma, 4}},       {"sqrt", {Opcode::sqrt, 2}},       {"rcp", {Opcode::rcp, 2}},
-      {"rsqrt", {Opcode::rsqrt, 2}},   {"sin", {Opcode::sin, 2}},         {"cos", {Opcode::cos, 2}},
-      {"lg2", {Opcode::lg2, 2}},       {"ex2", {Opcode::ex2, 2}},         {"tanh", {Opcode::tanh, 2}},
-      {"copysign", {Opcode::copysign, 3}}, {"testp", {Opcode::testp, 2}}, {"setp", {Opcode::setp, -1}},
-      {"set", {Opcode::set, -1}},      {"selp", {Opcode::selp, 4}},       {"slct", {Opcode::slct, 4}},
-      {"cvt", {Opcode::cvt, -1}},       {"cvta", {Opcode::cvta, 2}},       {"ld", {Opcode::ld, -1}},
-      {"ldu", {Opcode::ldu, -1}},      {"st", {Opcode::st, -1}},        {"alloca", {Opcode::alloca, -1}},
-      {"wmma", {Opcode::ld, -1}},           {"atom", {Opcode::atom, -1}},
-      {"red", {Opcode::red, -1}},      {"cp", {Opcode::cp_async, -1}},    {"tex", {Opcode::tex, -1}},
-      {"tld4", {Opcode::tex, -1}},     {"suld", {Opcode::surface, -1}},   {"sust", {Opcode::surface, -1}},
-      {"sured", {Opcode::surface, -1}}, {"prefetch", {Opcode::prefetch, -1}}, {"prefetchu", {Opcode::prefetch, -1}},
-      {"bra", {Opcode::bra, 1}},       {"brx", {Opcode::brx, 2}},         {"call", {Opcode::call, -1}},
-      {"ret", {Opcode::ret, 0}},       {"exit", {Opcode::exit, 0}},       {"trap", {Opcode::trap, 0}},
-      {"shfl", {Opcode::shfl, -1}},    {"vote", {Opcode::vote, -1}},      {"activemask", {Opcode::activemask, 1}},
-      {"bar", {Opcode::bar, -1}},      {"barrier", {Opcode::bar, -1}},
-  };
-  return table;
-}
-
-// Known instructions that need no emulation: they cost a calc instruction and write nothing
-// the emulator tracks (or their first operand gets an unknown value).
-bool is_known_plain_calc(std::string_view opcode) {
-  static const std::string_view names[] = {
-      "membar", "fence", "nanosleep", "pmevent", "brkpt", "addc", "subc", "madc", "ldmatrix",
-      "stmatrix", "mma", "wmma", "wgmma", "movmatrix", "dp4a", "dp2a", "getctarank", "elect", "match",
-      "redux", "griddepcontrol", "setmaxnreg", "mbarrier", "tensormap", "applypriority", "discard",
-      "createpolicy", "istypep", "alloca", "stackrestore", "stacksave", "lop3", "shf", "vabsdiff", "vadd",
-      "vsub", "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "bmsk", "szext", "fns", "bfind", "suq", "txq",
-      "multimem", "clusterlaunchcontrol", "cvt.pack"};
-  return std::find(std::begin(names), std::end(names), opcode) != std::end(names);
-}
-
+// Every PTX fundamental type. The emulator computes b/u/s, f16, f32, f64 and bf16 (also in pairs);
+// tf32 and the fp8/fp6/fp4 formats are parsed only so that nothing on them passes for f32.
 std::optional<ScalarType> parse_type(std::string_view text) {
   if (text == "pred") return ScalarType{TypeKind::pred, 1};
-  if (text.size() < 2) return std::nullopt;
+  std::uint8_t elements = 1;
+  if (text.ends_with("x2") || text.ends_with("x4")) {
+    elements = static_cast<std::uint8_t>(text.back() - '0');
+    text.remove_suffix(2);
+  }
+  if (text.size() < 2) return std::nullopt;  // ldmatrix's .x4 is a count, not a type
+  const auto type = [&](TypeKind kind, int element_bits) {
+    return ScalarType{kind, static_cast<std::uint8_t>(element_bits * elements), elements};
+  };
+  if (text == "bf16") return type(TypeKind::bf, 16);
+  if (text == "tf32") return type(TypeKind::narrow_float, 32);
+  if (text == "ue8m0" || text == "s2f6") return type(TypeKind::narrow_float, 8);
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (text.size() == 4 && text[0] == 'e' && digit(text[1]) && text[2] == 'm' && digit(text[3])) {
+    return type(TypeKind::narrow_float, text == "e2m1" ? 4 : 8);  // fp4 packs two to a byte
+  }
+  if (elements != 1 && text.substr(1) != "16") return std::nullopt;  // f16x2, and u16x2/s16x2 (not computed)
   TypeKind kind;
   switch (text[0]) {
     case 'b': kind = TypeKind::b; break;
@@ -72,7 +44,7 @@ std::optional<ScalarType> parse_type(std::string_view text) {
   }
   const std::string_view digits = text.substr(1);
   if (digits == "8") return ScalarType{kind, 8};
-  if (digits == "16" || digits == "16x2") return ScalarType{kind, static_cast<std::uint8_t>(digits == "16" ? 16 : 32)};
+  if (digits == "16") return type(kind, 16);
   if (digits == "32") return ScalarType{kind, 32};
   if (digits == "64") return ScalarType{kind, 64};
   if (digits == "128") return ScalarType{TypeKind::b, 64};  // b128: wider than the emulator tracks
@@ -131,9 +103,35 @@ std::optional<Special> parse_special(std::string_view name) {
   return std::nullopt;
 }
 
-std::uint64_t float_bits(double value, ScalarType type) {
+// A float literal (0f3F800000) as an operand of `type`; nullopt for pairs and narrow formats,
+// which take none: the operand is then unknown rather than wrong.
+std::optional<std::uint64_t> immediate_bits(double value, ScalarType type) {
+  if (type.elements == 1) {
+    if (const std::optional<FloatFormat> format = float_format(type)) return float_bits(value, *format);
+  }
+  if (type.is_float()) return std::nullopt;
+  // An untyped operand (mov.b32 %r1, 0f3F800000): the literal's own bits.
   if (type.bits == 32) return std::bit_cast<std::uint32_t>(static_cast<float>(value));
   return std::bit_cast<std::uint64_t>(value);
+}
+
+// Integer rounding of cvt, or nullopt for another modifier.
+std::optional<IntegerRounding> parse_integer_rounding(std::string_view text) {
+  if (text == "rni") return IntegerRounding::nearest_even;
+  if (text == "rzi") return IntegerRounding::zero;
+  if (text == "rmi") return IntegerRounding::down;
+  if (text == "rpi") return IntegerRounding::up;
+  return std::nullopt;
+}
+
+std::optional<PermuteMode> parse_permute_mode(std::string_view text) {
+  static const std::pair<std::string_view, PermuteMode> names[] = {
+      {"f4e", PermuteMode::f4e}, {"b4e", PermuteMode::b4e}, {"rc8", PermuteMode::rc8},
+      {"ecl", PermuteMode::ecl}, {"ecr", PermuteMode::ecr}, {"rc16", PermuteMode::rc16}};
+  for (const auto& [name, mode] : names) {
+    if (name == text) return mode;
+  }
+  return std::nullopt;
 }
 
 struct Symbol {
@@ -264,7 +262,12 @@ class ModuleDecoder {
     Arg arg;
     switch (o.kind) {
       case Operand::Kind::integer: arg.kind = Arg::Kind::imm; arg.imm = o.integer; return arg;
-      case Operand::Kind::floating: arg.kind = Arg::Kind::imm; arg.imm = float_bits(o.floating, type); return arg;
+      case Operand::Kind::floating: {
+        const std::optional<std::uint64_t> bits = immediate_bits(o.floating, type);
+        arg.kind = bits ? Arg::Kind::imm : Arg::Kind::sink;
+        arg.imm = bits.value_or(0);
+        return arg;
+      }
       case Operand::Kind::sink: arg.kind = Arg::Kind::sink; return arg;
       case Operand::Kind::name: break;
       default: fail(o.pos, "expected a register or an immediate value");
@@ -279,7 +282,10 @@ class ModuleDecoder {
       const bool known = registers_.contains(o.text);
       arg.kind = Arg::Kind::reg;
       arg.reg = add_register(o.text, ScalarType{TypeKind::u, 32});
-      if (!known) out_->special_registers.emplace_back(arg.reg, *special);
+      if (!known) {
+        out_->special_registers.emplace_back(arg.reg, *special);
+        out_->special_register_names.push_back(o.text);
+      }
       return arg;
     }
     if (const Symbol* symbol = find_symbol(o.text)) {
@@ -357,25 +363,43 @@ class ModuleDecoder {
       d.guard_reg = g.reg;
       d.guard_negated = in.guard->negated;
     }
-    read_modifiers(in, d);
-    const auto it = opcode_table().find(in.opcode);
-    if (it == opcode_table().end() || d.opcode == Opcode::other_calc) {
-      if (it == opcode_table().end() && !is_known_plain_calc(in.opcode) && !is_known_plain_calc(d.text)) {
-        warn(in.pos, "unknown opcode " + quote_for_message(d.text) + " kept as a calc instruction");
-      }
-      d.opcode = Opcode::other_calc;
-      if (!in.operands.empty()) generic_destinations(in.operands.front(), d);
-      return d;
+    const OpcodeInfo* info = find_opcode(in.opcode);
+    if (info == nullptr) {
+      warn(in.pos, "unknown opcode " + quote_for_message(d.text) + " kept as a calc instruction");
+      return without_semantics(in, Modelling::unknown_opcode, in.opcode, d);
     }
-    const OpcodeInfo info = it->second;
-    if (info.operands >= 0 && static_cast<int>(in.operands.size()) != info.operands) {
-      fail(in.pos, "'" + d.text + "' takes " + std::to_string(info.operands) + " operand" +
-                       (info.operands == 1 ? "" : "s") + ", not " + std::to_string(in.operands.size()));
+    if (info->opcode_class == OpcodeClass::unmodelled) {
+      return without_semantics(in, Modelling::unmodelled, in.opcode, d);
+    }
+    if (info->opcode_class == OpcodeClass::plain) return without_semantics(in, Modelling::modelled, "", d);
+    read_modifiers(in, *info, d);
+    if (d.modelling == Modelling::unmodelled || d.opcode == Opcode::other_calc) {
+      return without_semantics(in, d.modelling, d.modelling_name, d);
+    }
+    if (info->operands >= 0 && static_cast<int>(in.operands.size()) != info->operands) {
+      fail(in.pos, "'" + d.text + "' takes " + std::to_string(info->operands) + " operand" +
+                       (info->operands == 1 ? "" : "s") + ", not " + std::to_string(in.operands.size()));
     }
     addressed_param_ = -1;
     decode_operands(in, d);
     d.addressed_param = addressed_param_;
     return d;
+  }
+
+  // An instruction the emulator computes nothing for: one calc instruction whose first operand's
+  // registers get unknown values.
+  DecodedInstruction without_semantics(const Instruction& in, Modelling modelling, const std::string& name,
+                                       DecodedInstruction& d) {
+    d.opcode = Opcode::other_calc;
+    d.modelling = modelling;
+    d.modelling_name = name;
+    if (!in.operands.empty()) generic_destinations(in.operands.front(), d);
+    return std::move(d);
+  }
+
+  void mark_unmodelled(DecodedInstruction& d, std::string name) {
+    d.modelling = Modelling::unmodelled;
+    d.modelling_name = std::move(name);
   }
 
   // For instructions the emulator does not model: whatever registers the first operand names
@@ -388,13 +412,14 @@ class ModuleDecoder {
     }
   }
 
-  void read_modifiers(const Instruction& in, DecodedInstruction& d) {
-    const auto it = opcode_table().find(in.opcode);
-    d.opcode = it == opcode_table().end() ? Opcode::other_calc : it->second.opcode;
+  void read_modifiers(const Instruction& in, const OpcodeInfo& info, DecodedInstruction& d) {
+    d.opcode = info.opcode;
     std::vector<ScalarType> types;
+    std::vector<std::string_view> type_names;
     for (const std::string& m : in.modifiers) {
       if (const auto type = parse_type(m)) {
         types.push_back(*type);
+        type_names.push_back(m);
       } else if (const auto space = parse_space(m)) {
         d.space = *space;
       } else if (m == "v2" || m == "v4" || m == "v8") {
@@ -415,19 +440,26 @@ class ModuleDecoder {
         if (d.opcode == Opcode::vote) {
           d.vote_mode = m == "all" ? VoteMode::all : m == "any" ? VoteMode::any : m == "uni" ? VoteMode::uni : VoteMode::ballot;
         }
-      } else if (m == "cc" || m == "shiftamt") {
-        d.opcode = Opcode::other_calc;  // carry chains are not emulated
-      } else if (in.opcode == "cp" && m == "async") {
-        d.opcode = Opcode::cp_async;
+      } else if (m == "ftz") {
+        d.flush_subnormals = true;
+      } else if (m == "sat") {
+        d.saturate = true;
+      } else if (const auto rounding = parse_integer_rounding(m)) {
+        d.integer_rounding = *rounding;
+      } else if (const auto mode = parse_permute_mode(m); mode && d.opcode == Opcode::prmt) {
+        d.permute_mode = *mode;
+      } else if (d.opcode == Opcode::shf && (m == "l" || m == "r" || m == "clamp")) {
+        (m == "clamp" ? d.shift_clamp : d.shift_left) = m != "r";
       } else if (in.opcode == "wmma" && m == "store") {
         d.opcode = Opcode::st;
       }
     }
-    if (in.opcode == "cp" && d.opcode != Opcode::cp_async) d.opcode = Opcode::other_calc;
+    const auto named = [&](std::string_view m) {
+      return std::find(in.modifiers.begin(), in.modifiers.end(), m) != in.modifiers.end();
+    };
+    if (in.opcode == "cp" && !named("async")) d.opcode = Opcode::other_calc;
     if (in.opcode == "wmma") {
-      const bool memory = std::find(in.modifiers.begin(), in.modifiers.end(), "load") != in.modifiers.end() ||
-                          d.opcode == Opcode::st;
-      if (!memory) d.opcode = Opcode::other_calc;  // wmma.mma: arithmetic
+      if (!named("load") && d.opcode != Opcode::st) d.opcode = Opcode::other_calc;  // wmma.mma is an unmodelled form
       d.unknown_footprint = true;
     }
     if (!types.empty()) d.type = types.front();
@@ -435,6 +467,40 @@ class ModuleDecoder {
     if (d.opcode == Opcode::setp || d.opcode == Opcode::set) d.src_type = types.empty() ? d.type : types.back();
     if (d.opcode == Opcode::atom) d.atomic_returns = true;
     if (d.opcode == Opcode::ld && d.space == StateSpace::generic && in.opcode == "ldu") d.space = StateSpace::global;
+    if (std::string form = unmodelled_form(in, info, d, types, type_names); !form.empty()) {
+      mark_unmodelled(d, std::move(form));
+    }
+  }
+
+  // The name under which an instruction of a modelled opcode is not modelled ("add.cc",
+  // "div.approx", "cvt.e4m3x2", "setp.f16x2", "add.f32.f16", "add.sat"), or "" when it is.
+  static std::string unmodelled_form(const Instruction& in, const OpcodeInfo& info, const DecodedInstruction& d,
+                                     const std::vector<ScalarType>& types,
+                                     const std::vector<std::string_view>& type_names) {
+    const auto form = [&](std::string_view part) { return in.opcode + "." + std::string(part); };
+    for (const std::string& m : in.modifiers) {
+      if (is_unmodelled_form(in.opcode, m)) return form(m);
+    }
+    if (info.opcode_class != OpcodeClass::emulated) return "";
+    for (const std::string& m : in.modifiers) {
+      if (is_unmodelled_modifier(m)) return form(m);
+    }
+    const bool compare = d.opcode == Opcode::setp || d.opcode == Opcode::set;
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      // Not computed: fp8, fp6, fp4 and tf32 values, integer pairs, and comparisons of pairs (two results each).
+      const bool pair = types[i].elements > 1;
+      if (types[i].kind == TypeKind::narrow_float || (pair && (compare || !float_format(types[i])))) {
+        return form(type_names[i]);
+      }
+    }
+    const bool mixed = std::any_of(types.begin(), types.end(), [&](ScalarType t) { return t != types.front(); });
+    if (mixed && !compare && d.opcode != Opcode::cvt && d.opcode != Opcode::slct) {
+      std::string name = in.opcode;
+      for (const std::string_view t : type_names) name += "." + std::string(t);
+      return name;  // mixed precision: add.f32.f16
+    }
+    if (d.saturate && d.opcode != Opcode::cvt && !d.type.is_float()) return form("sat");  // saturating integers
+    return "";
   }
 
   void decode_operands(const Instruction& in, DecodedInstruction& d) {
@@ -475,9 +541,8 @@ class ModuleDecoder {
       case Opcode::cp_async: decode_copy(in, d); return;
       case Opcode::tex:
       case Opcode::surface:
-      case Opcode::prefetch:
-        d.space = d.opcode == Opcode::prefetch ? d.space : StateSpace::texture;
-        if (!ops.empty() && d.opcode != Opcode::prefetch && ops[0].kind != Operand::Kind::address) {
+        d.space = StateSpace::texture;
+        if (!ops.empty() && ops[0].kind != Operand::Kind::address) {
           generic_destinations(ops[0], d);
         }
         return;
@@ -512,9 +577,10 @@ class ModuleDecoder {
         return;
       case Opcode::cvt:
       case Opcode::cvta:
-        if (ops.size() == 3 && d.opcode == Opcode::cvt) {  // packing two values (cvt.rn.f16x2.f32): not tracked
-          generic_destinations(ops[0], d);
-          d.opcode = Opcode::other_calc;
+        if (ops.size() == 3 && d.opcode == Opcode::cvt && d.type.elements == 2) {  // cvt.rn.f16x2.f32 d, a, b
+          destinations(ops[0], d.dsts);
+          d.srcs.push_back(value(ops[1], d.src_type));
+          d.srcs.push_back(value(ops[2], d.src_type));
           return;
         }
         if (ops.size() != 2) fail(in.pos, "'" + d.text + "' takes 2 operands, not " + std::to_string(ops.size()));
@@ -522,9 +588,22 @@ class ModuleDecoder {
         d.srcs.push_back(value(ops[1], d.src_type));
         return;
       default:
+        if (is_vector_move(d, ops)) {  // mov.b32 %r1, {%h0, %h1} packs; mov.b32 {%h0, %h1}, %r1 unpacks
+          destinations(ops[0], d.dsts);
+          const Operand& from = ops[1];
+          if (from.kind == Operand::Kind::vector) {
+            for (const Operand& e : from.elements) d.srcs.push_back(value(e, d.type));
+          } else {
+            d.srcs.push_back(value(from, d.type));
+          }
+          const Operand& vector = from.kind == Operand::Kind::vector ? from : ops[0];
+          d.vector_width = static_cast<std::uint8_t>(vector.elements.size());
+          return;
+        }
         if (ops[0].kind == Operand::Kind::vector || (ops.size() > 1 && ops[1].kind == Operand::Kind::vector)) {
-          generic_destinations(ops[0], d);  // packing and unpacking moves: values not tracked
+          generic_destinations(ops[0], d);  // other vector operands: values not tracked
           d.opcode = Opcode::other_calc;
+          mark_unmodelled(d, in.opcode + " (vector operand)");
           return;
         }
         destinations(ops[0], d.dsts);
@@ -534,6 +613,15 @@ class ModuleDecoder {
         }
         return;
     }
+  }
+
+  // A mov between one register and a vector of 2 or 4 equal parts of it (element 0 the low bits).
+  static bool is_vector_move(const DecodedInstruction& d, const std::vector<Operand>& ops) {
+    if (d.opcode != Opcode::mov || ops.size() != 2) return false;
+    const bool packs = ops[1].kind == Operand::Kind::vector, unpacks = ops[0].kind == Operand::Kind::vector;
+    if (packs == unpacks) return false;
+    const std::size_t parts = (packs ? ops[1] : ops[0]).elements.size();
+    return (parts == 2 || parts == 4) && d.type.bits % parts == 0 && d.type.bits / parts >= 8;
   }
 
   // cp.async [dst], [src], size...: the global side is the access. Its spaces are named in order
@@ -552,7 +640,8 @@ class ModuleDecoder {
     const bool to_global = !spaces.empty() && spaces.front() == StateSpace::global;
     const bool from_global = spaces.size() > 1 && spaces[1] == StateSpace::global;
     if (!to_global && !from_global) {
-      d.opcode = Opcode::other_calc;  // shared to shared (clusters)
+      d.opcode = Opcode::other_calc;  // shared to shared (clusters): not counted as an access
+      mark_unmodelled(d, "cp (shared to shared)");
       return;
     }
     d.writes_global = to_global;
@@ -606,6 +695,7 @@ class ModuleDecoder {
       d.target = it->second;
     } else if (registers_.contains(callee.text)) {
       d.opcode = Opcode::other_calc;  // an indirect call: the callee is unknown
+      d.modelling = Modelling::external_call;  // no name: indirect
       warn(in.pos, "indirect call through " + callee.text + " is counted as one calc instruction");
     } else {
       fail(callee.pos, "undefined function " + quote_for_message(callee.text));
@@ -618,6 +708,8 @@ class ModuleDecoder {
       const Function& f = module_.functions[d.target];
       if (!f.has_body) {
         d.opcode = Opcode::other_calc;  // an external function (vprintf, malloc): one calc instruction
+        d.modelling = Modelling::external_call;
+        d.modelling_name = f.name;
         warn(in.pos, "call to external function " + quote_for_message(f.name) + " is counted as one calc instruction");
       } else if (d.call_args.size() != f.params.size() || d.call_returns.size() != f.returns.size()) {
         fail(in.pos, "call to " + quote_for_message(f.name) + " passes " + std::to_string(d.call_args.size()) +

@@ -7,6 +7,9 @@
 
 #include "frontends/ptx/lane_arith.hpp"
 #include "frontends/ptx/relevance.hpp"
+#include "frontends/ptx/float_semantics.hpp"
+#include "frontends/ptx/integer_semantics.hpp"
+#include "frontends/ptx/opcodes.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::ptx {
@@ -17,13 +20,6 @@ constexpr std::size_t kMaxCallDepth = 1024;  // nested calls; deeper is taken as
 // Registers of all the frames on the call stack (32 lane values each, about 256 MiB in all).
 constexpr std::size_t kMaxStackRegisters = std::size_t{1} << 20;
 constexpr std::uint64_t kAllocaBase = std::uint64_t{1} << 32;  // local addresses of alloca, above any __local_depot
-double to_double(std::uint64_t v, ScalarType t) {
-  return t.bits == 32 ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(v))) : std::bit_cast<double>(v);
-}
-
-std::uint64_t from_double(double d, ScalarType t) {
-  return t.bits == 32 ? std::bit_cast<std::uint32_t>(static_cast<float>(d)) : std::bit_cast<std::uint64_t>(d);
-}
 
 template <typename F>
 void for_lanes(std::uint32_t mask, F f) {
@@ -100,8 +96,10 @@ bool integer_op(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, 
     case Opcode::mov: r = a; return true;
     case Opcode::add: r = a + b; return true;
     case Opcode::sub: r = a - b; return true;
-    case Opcode::mul: case Opcode::mul24: r = product(in.mul_mode); return true;
-    case Opcode::mad: case Opcode::mad24: r = product(in.mul_mode) + c; return true;
+    case Opcode::mul: r = product(in.mul_mode); return true;
+    case Opcode::mad: r = product(in.mul_mode) + c; return true;
+    case Opcode::mul24: r = mul24(a, b, s, in.mul_mode == MulMode::hi); return true;
+    case Opcode::mad24: r = mul24(a, b, s, in.mul_mode == MulMode::hi) + c; return true;
     case Opcode::div:
     case Opcode::rem:
       if (truncate(b, bits) == 0) return false;
@@ -114,7 +112,7 @@ bool integer_op(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, 
         r = in.opcode == Opcode::div ? x / y : x % y;
       }
       return true;
-    case Opcode::abs: r = static_cast<std::uint64_t>(std::abs(sign_extend(a, bits))); return true;
+    case Opcode::abs: r = sign_extend(a, bits) < 0 ? ~a + 1 : a; return true;  // abs(INT_MIN) wraps to INT_MIN
     case Opcode::neg: r = ~a + 1; return true;
     case Opcode::min:
     case Opcode::max: {
@@ -159,6 +157,19 @@ bool integer_op(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, 
       r = s && len < 64 && ((field >> (len - 1)) & 1) ? field | ~((std::uint64_t{1} << len) - 1) : field;
       return true;
     }
+    case Opcode::lop3:  // the truth table is an immediate
+      if (in.srcs.size() < 4 || in.srcs[3].kind != Arg::Kind::imm) return false;
+      r = lop3(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c),
+               static_cast<std::uint8_t>(in.srcs[3].imm));
+      return true;
+    case Opcode::shf:
+      r = funnel_shift(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c),
+                       in.shift_left, in.shift_clamp);
+      return true;
+    case Opcode::prmt:
+      r = permute_bytes(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c),
+                        in.permute_mode);
+      return true;
     case Opcode::sad: {
       const bool less = s ? sign_extend(a, bits) < sign_extend(b, bits) : truncate(a, bits) < truncate(b, bits);
       r = (less ? b - a : a - b) + c;
@@ -166,31 +177,6 @@ bool integer_op(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, 
     }
     default: return false;
   }
-}
-
-bool float_op(const DecodedInstruction& in, double a, double b, double c, double& r) {
-  switch (in.opcode) {
-    case Opcode::mov: r = a; return true;
-    case Opcode::add: r = a + b; return true;
-    case Opcode::sub: r = a - b; return true;
-    case Opcode::mul: r = a * b; return true;
-    case Opcode::mad: case Opcode::fma: r = std::fma(a, b, c); return true;
-    case Opcode::div: r = a / b; return true;
-    case Opcode::min: r = std::fmin(a, b); return true;
-    case Opcode::max: r = std::fmax(a, b); return true;
-    case Opcode::abs: r = std::fabs(a); return true;
-    case Opcode::neg: r = -a; return true;
-    case Opcode::sqrt: r = std::sqrt(a); return true;
-    case Opcode::rcp: r = 1.0 / a; return true;
-    default: return false;
-  }
-}
-
-double round_for(const std::string& text, double v) {
-  if (text.find(".rni") != std::string::npos || text.find(".rn.") != std::string::npos) return std::nearbyint(v);
-  if (text.find(".rmi") != std::string::npos) return std::floor(v);
-  if (text.find(".rpi") != std::string::npos) return std::ceil(v);
-  return std::trunc(v);
 }
 
 }  // namespace
@@ -434,10 +420,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         break;
       }
       default: {
-        const bool memory = in.opcode == Opcode::ld || in.opcode == Opcode::ldu || in.opcode == Opcode::st ||
-                            in.opcode == Opcode::atom || in.opcode == Opcode::red || in.opcode == Opcode::cp_async ||
-                            in.opcode == Opcode::tex || in.opcode == Opcode::surface;
-        if (memory && in.space != StateSpace::param) {
+        if (is_memory_access(in.opcode) && in.space != StateSpace::param) {
           const Access access = access_of(in, executing);
           sink.instruction(in, &access);
         } else {
@@ -488,6 +471,12 @@ void WarpEmulator::note_unknown_branch(const DecodedInstruction& in) {
   if (unknown_branches_.count++ == 0) unknown_branches_.first = in.pos;
 }
 
+// A generic access whose space its address does not tell: it counts as global.
+void WarpEmulator::note_generic_as_global(const DecodedInstruction& in, Access& access) {
+  access.space = StateSpace::global;
+  if (generic_as_global_.count++ == 0) generic_as_global_.first = in.pos;
+}
+
 Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access;
   access.kind = in.opcode == Opcode::st || in.opcode == Opcode::red || in.writes_global ? AccessKind::store
@@ -526,14 +515,14 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
   }
   if (in.unknown_footprint) {
     access.sectors = lanes == 0 ? 0 : -1;
-    if (access.space == StateSpace::generic) access.space = StateSpace::global;
+    if (access.space == StateSpace::generic) note_generic_as_global(in, access);
     return access;
   }
   const Arg& base = in.address.base;
   const std::uint32_t known = base.kind == Arg::Kind::reg ? known_[frame.register_base + base.reg] : 0xFFFFFFFFu;
   if ((lanes & ~known) != 0) {
     access.sectors = -1;
-    if (access.space == StateSpace::generic) access.space = StateSpace::global;
+    if (access.space == StateSpace::generic) note_generic_as_global(in, access);
     return access;
   }
   if (access.space == StateSpace::global && base.kind == Arg::Kind::reg && bytes <= 32 && (bytes & (bytes - 1)) == 0) {
@@ -572,7 +561,7 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
       sectors[count++] = s;
     }
   });
-  if (access.space == StateSpace::generic) access.space = StateSpace::global;
+  if (access.space == StateSpace::generic) note_generic_as_global(in, access);  // no lane active
   if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
   access.sectors = static_cast<std::int32_t>(std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin());
   return access;
@@ -667,7 +656,8 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
       const ScalarType t = in.src_type;
       const bool has_c = in.srcs.size() > 2;
       const auto outcome = [&](int lane, bool second) {
-        bool r = t.is_float() ? compare_float(in.compare, to_double(read(a, lane), t), to_double(read(b, lane), t))
+        bool r = t.is_float() ? compare_float(in.compare, float_operand(in, read(a, lane), t),
+                                              float_operand(in, read(b, lane), t))
                               : compare_int(in.compare, read(a, lane), read(b, lane), t);
         if (second) r = !r;
         return has_c ? combine(in.bool_op, r, read(c, lane) != 0) : r;
@@ -676,7 +666,8 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
         const bool second = i == 1;
         write(in.dsts[i], inputs, [&](int lane, std::uint64_t& v) {
           const bool r = outcome(lane, second);
-          v = in.opcode == Opcode::setp ? r : r ? (in.type.is_float() ? from_double(1.0, in.type) : ~std::uint64_t{0}) : 0;
+          const std::uint64_t all_ones = truncate(~std::uint64_t{0}, width(in.type));
+          v = in.opcode == Opcode::setp ? r : r ? (in.type.is_float() ? float_one(in.type) : all_ones) : 0;
           return true;
         });
       }
@@ -691,30 +682,14 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
       });
     case Opcode::slct:
       return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
-        const bool pick_a = in.src_type.is_float() ? to_double(read(c, lane), in.src_type) >= 0 : sign_extend(read(c, lane), 32) >= 0;
+        const bool pick_a = in.src_type.is_float() ? float_operand(in, read(c, lane), in.src_type) >= 0
+                                                   : sign_extend(read(c, lane), 32) >= 0;
         v = read(pick_a ? a : b, lane);
         return true;
       });
     case Opcode::cvt:
-      return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
-        const ScalarType to = in.type, from = in.src_type;
-        const std::uint64_t x = read(a, lane);
-        if ((to.is_float() && to.bits == 16) || (from.is_float() && from.bits == 16)) return false;
-        if (from.is_float() && to.is_float()) {
-          v = from_double(to_double(x, from), to);
-        } else if (from.is_float()) {
-          const double d = round_for(in.text, to_double(x, from));
-          if (!std::isfinite(d) || std::fabs(d) > 9.2e18) return false;
-          v = static_cast<std::uint64_t>(static_cast<std::int64_t>(d));
-        } else if (to.is_float()) {
-          const double d = from.is_signed() ? static_cast<double>(sign_extend(x, width(from)))
-                                            : static_cast<double>(truncate(x, width(from)));
-          v = from_double(d, to);
-        } else {
-          v = from.is_signed() ? static_cast<std::uint64_t>(sign_extend(x, width(from))) : truncate(x, width(from));
-        }
-        return true;
-      });
+      return write(in.dsts[0], inputs,
+                   [&](int lane, std::uint64_t& v) { return convert(in, read(a, lane), read(b, lane), v); });
     case Opcode::cvta:
       return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
         const std::uint64_t x = read(a, lane);
@@ -800,6 +775,27 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
         v = active;
         return true;
       });
+    case Opcode::mov: {
+      if (in.vector_width == 1) break;  // a plain move, below
+      // Packing (mov.b32 %r1, {%h0, %h1}) or unpacking (mov.b32 {%h0, %h1}, %r1): element 0 is the low bits.
+      const int part = width(in.type) / in.vector_width;
+      if (in.srcs.size() > 1) {
+        return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
+          v = 0;
+          for (std::size_t i = 0; i < in.srcs.size(); ++i) {
+            v |= truncate(read(in.srcs[i], lane), part) << (static_cast<int>(i) * part);
+          }
+          return true;
+        });
+      }
+      for (std::size_t i = 0; i < in.dsts.size(); ++i) {
+        write(in.dsts[i], inputs, [&](int lane, std::uint64_t& v) {
+          v = truncate(read(a, lane) >> (static_cast<int>(i) * part), part);
+          return true;
+        });
+      }
+      return;
+    }
     case Opcode::other_calc:
       for (const std::int32_t slot : in.call_returns) {
         param_store_.erase(slot);
@@ -810,10 +806,7 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
   if (in.dsts.empty()) return;
   if (in.type.is_float()) {
     return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
-      double r = 0;
-      if (!float_op(in, to_double(read(a, lane), in.type), to_double(read(b, lane), in.type), to_double(read(c, lane), in.type), r)) return false;
-      v = from_double(r, in.type);
-      return true;
+      return float_arithmetic(in, read(a, lane), read(b, lane), read(c, lane), v);
     });
   }
   if (in.opcode == Opcode::bfi) {

@@ -58,11 +58,21 @@ struct EmulatorOptions {
 // Thrown when EmulatorOptions::cancel was set.
 struct Interrupted {};
 
-// Where the emulator met a branch on an unknown value first, and how often.
-struct UnknownBranchReport {
+// Where the emulator met something first, and how often.
+struct OccurrenceReport {
   std::int64_t count = 0;
   Position first;
 };
+// Branches decided by an unknown value.
+using UnknownBranchReport = OccurrenceReport;
+// Generic accesses counted as global because their address does not tell the space.
+using GenericAsGlobalReport = OccurrenceReport;
+
+// Adds `later` (met after everything in `into`) to `into`.
+inline void merge(OccurrenceReport& into, const OccurrenceReport& later) {
+  if (later.count > 0 && into.count == 0) into.first = later.first;
+  into.count += later.count;
+}
 
 class WarpEmulator {
  public:
@@ -85,6 +95,8 @@ class WarpEmulator {
 
   // The branches on unknown values met since the last call, and a fresh count.
   UnknownBranchReport take_unknown_branches() { return std::exchange(unknown_branches_, UnknownBranchReport{}); }
+  // The generic accesses counted as global since the last call, and a fresh count.
+  GenericAsGlobalReport take_generic_as_global() { return std::exchange(generic_as_global_, GenericAsGlobalReport{}); }
 
  private:
   // A value stored in the param space (call arguments and return values), per lane.
@@ -113,6 +125,7 @@ class WarpEmulator {
   bool fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing);
   Access access_of(const DecodedInstruction& in, std::uint32_t lanes);
   void note_unknown_branch(const DecodedInstruction& in);
+  void note_generic_as_global(const DecodedInstruction& in, Access& access);
   void copy_param(std::int32_t from, std::int32_t to);
   // Which of `unknown` lanes take the branch at `pc` of the current frame.
   std::uint32_t unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown);
@@ -194,6 +207,7 @@ class WarpEmulator {
     std::vector<std::uint64_t> delta;  // per relevant register x lane: the change per iteration
     std::int64_t steps = 0;
     std::int64_t unknown_branches = 0;
+    std::int64_t generic_as_global = 0;
     TraceFolder::Signature folder;
   };
   void loop_arrival();
@@ -227,6 +241,7 @@ class WarpEmulator {
   EmulatorOptions options_;
   std::vector<ControlFlowGraph> cfgs_;
   UnknownBranchReport unknown_branches_;
+  GenericAsGlobalReport generic_as_global_;
   // Per-warp state, reused between warps to avoid allocation.
   Dim3 block_index_;
   std::int64_t warp_ = 0;

@@ -170,6 +170,7 @@ bool WarpEmulator::start_run(std::size_t tracker) {
   run.symbol = symbol;
   run.steps = steps_;
   run.unknown_branches = unknown_branches_.count;
+  run.generic_as_global = generic_as_global_.count;
   run.folder = folder_->signature();
   trackers_[tracker].running = true;
   runs_.push_back(std::move(run));
@@ -225,6 +226,7 @@ WarpEmulator::RunEnd WarpEmulator::end_run(LoopRun& run) {
   }
   steps_ += added;
   unknown_branches_.count += (unknown_branches_.count - run.unknown_branches) * more;
+  generic_as_global_.count += (generic_as_global_.count - run.generic_as_global) * more;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::size_t r = frame.register_base + list[i];
     const int bits = width(f.register_types[list[i]]);

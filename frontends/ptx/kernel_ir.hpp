@@ -10,31 +10,26 @@
 
 namespace warpsim::ptx {
 
+// One enumerator per opcode with semantics of its own, from the opcode table (opcodes.def).
 enum class Opcode : std::uint8_t {
-  // integer and bit arithmetic
-  mov, add, sub, mul, mad, mul24, mad24, div, rem, abs, neg, min, max, and_, or_, xor_, not_, cnot,
-  shl, shr, popc, clz, bfind, brev, bfe, bfi, prmt, sad,
-  // floating point (integer forms above also take float types)
-  fma, sqrt, rcp, rsqrt, sin, cos, lg2, ex2, tanh, copysign, testp,
-  // compare, select, convert
-  setp, set, selp, slct, cvt, cvta,
-  // memory
-  ld, ldu, st, atom, red, cp_async, tex, surface, prefetch, alloca, isspacep, mapa,
-  // control
-  bra, brx, call, ret, exit, trap,
-  // warp-level
-  shfl, vote, activemask, bar, other_calc,
+#define WARPSIM_OPCODE(enumerator, name, operands, cls) enumerator,
+#include "frontends/ptx/opcodes.def"
+  other_calc,  // no semantics: plain and unmodelled opcodes, unknown opcodes, external calls
 };
 
-enum class TypeKind : std::uint8_t { untyped, b, u, s, f, pred };
+// f: IEEE binary16/32/64; bf: bfloat16; narrow_float: tf32 and the fp8/fp6/fp4 formats, which
+// the emulator does not compute.
+enum class TypeKind : std::uint8_t { untyped, b, u, s, f, bf, narrow_float, pred };
 
 struct ScalarType {
   TypeKind kind = TypeKind::untyped;
-  std::uint8_t bits = 0;  // 8, 16, 32, 64 (pred: 1)
+  std::uint8_t bits = 0;      // the whole width: 8, 16, 32, 64 (pred: 1; f16x2: 32)
+  std::uint8_t elements = 1;  // 2 for the packed pairs f16x2, bf16x2, e4m3x2, ...
 
   bool is_signed() const { return kind == TypeKind::s; }
-  bool is_float() const { return kind == TypeKind::f; }
+  bool is_float() const { return kind == TypeKind::f || kind == TypeKind::bf || kind == TypeKind::narrow_float; }
   int bytes() const { return bits <= 8 ? 1 : bits / 8; }
+  bool operator==(const ScalarType&) const = default;
 };
 
 enum class Compare : std::uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
@@ -42,6 +37,17 @@ enum class BoolOp : std::uint8_t { none, and_, or_, xor_ };
 enum class MulMode : std::uint8_t { lo, hi, wide };
 enum class ShflMode : std::uint8_t { up, down, bfly, idx };
 enum class VoteMode : std::uint8_t { all, any, uni, ballot };
+enum class PermuteMode : std::uint8_t { generic, f4e, b4e, rc8, ecl, ecr, rc16 };  // prmt
+// cvt's integer rounding (.rni .rzi .rmi .rpi), of float-to-integer and float-to-float conversions.
+enum class IntegerRounding : std::uint8_t { none, nearest_even, zero, down, up };
+
+// How the emulator treats an instruction, for the assumptions report (assumptions.hpp).
+enum class Modelling : std::uint8_t {
+  modelled,        // emulated, or nothing to compute (membar, fence)
+  unmodelled,      // a known opcode or form the emulator does not compute: results unknown
+  unknown_opcode,  // an opcode warpsim does not know: results unknown
+  external_call,   // a call to a function without a body, or through a register
+};
 
 // Special registers, materialised per lane when a frame starts.
 enum class Special : std::uint8_t {
@@ -78,9 +84,17 @@ struct DecodedInstruction {
   MulMode mul_mode = MulMode::lo;
   ShflMode shfl_mode = ShflMode::idx;
   VoteMode vote_mode = VoteMode::any;
+  PermuteMode permute_mode = PermuteMode::generic;
+  bool shift_left = false;   // shf.l (else shf.r)
+  bool shift_clamp = false;  // shf.clamp (else shf.wrap)
   bool atomic_returns = false;  // atom (returns the old value) vs red
   bool writes_global = false;    // cp.async(.bulk) from shared to global, cp.reduce.async.bulk
   bool unknown_footprint = false;  // wmma fragments, tensor-map copies: sectors not computed
+  bool flush_subnormals = false;   // .ftz
+  bool saturate = false;           // .sat
+  IntegerRounding integer_rounding = IntegerRounding::none;
+  Modelling modelling = Modelling::modelled;
+  std::string modelling_name;  // unmodelled: the opcode or form ("mma", "div.approx"); external_call: the callee
   bool has_guard = false;
   bool guard_negated = false;
   std::uint32_t guard_reg = 0;
@@ -106,6 +120,7 @@ struct DecodedFunction {
   std::uint32_t register_count = 0;
   std::vector<ScalarType> register_types;
   std::vector<std::pair<std::uint32_t, Special>> special_registers;
+  std::vector<std::string> special_register_names;  // parallel to special_registers ("%tid.x")
   std::vector<std::int32_t> param_slots;   // parameter i -> its param slot
   std::vector<std::int32_t> return_slots;  // return value i -> its param slot
   std::vector<DecodedInstruction> code;    // index code.size() is the function's exit

@@ -25,6 +25,7 @@ struct ClassResult {
   std::vector<TraceItem> stream;
   std::int64_t steps = 0;
   UnknownBranchReport unknown;
+  GenericAsGlobalReport generic;
   std::exception_ptr error;
 };
 
@@ -59,6 +60,7 @@ void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
       TraceFolder& folder = folders.local();
       ClassResult& out = results[i];
       emulator.take_unknown_branches();
+      emulator.take_generic_as_global();
       try {
         out.steps = emulator.run_class(map.box(round[i].node), round[i].warp, folder, out.splits);
         out.stream = folder.finish();
@@ -71,6 +73,7 @@ void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
         folder.finish();
       }
       out.unknown = emulator.take_unknown_branches();
+      out.generic = emulator.take_generic_as_global();
     });
     // Merged in a fixed order, so the result does not depend on the scheduling.
     std::vector<PendingClass> cut_off;
@@ -96,7 +99,7 @@ void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
         continue;
       }
       ++done;
-      table.account(first, box.blocks(), r.steps, r.unknown);
+      table.account(first, box.blocks(), r.steps, r.unknown, r.generic);
       map.set_program(node, table.add(std::move(r.stream), first, box.blocks()));
     }
     pending.insert(pending.end(), cut_off.rbegin(), cut_off.rend());

@@ -15,6 +15,7 @@ struct ChunkResult {
   std::vector<std::vector<TraceItem>> streams;  // per warp of the chunk
   std::vector<std::int64_t> steps;
   std::vector<UnknownBranchReport> unknown;
+  std::vector<GenericAsGlobalReport> generic;
   std::exception_ptr error;
   std::int64_t failed_warp = 0;  // counted from the chunk's first warp
 };
@@ -45,10 +46,12 @@ void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const s
           const Dim3 index{b % options.grid.x, (b / options.grid.x) % options.grid.y, b / (options.grid.x * options.grid.y)};
           for (std::int64_t w = 0; w < warps_per_block; ++w) {
             emulator.take_unknown_branches();
+            emulator.take_generic_as_global();
             out.failed_warp = static_cast<std::int64_t>(out.steps.size());
             out.steps.push_back(emulator.run(index, w, folder));
             out.streams.push_back(folder.finish());
             out.unknown.push_back(emulator.take_unknown_branches());
+            out.generic.push_back(emulator.take_generic_as_global());
           }
         }
       } catch (...) {
@@ -63,7 +66,7 @@ void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const s
       for (std::size_t i = 0; i < chunk.streams.size(); ++i) {
         const std::int64_t warp = chunk_warp + static_cast<std::int64_t>(i);
         per_warp.push_back(table.add(std::move(chunk.streams[i]), warp, 1));
-        table.account(warp, 1, chunk.steps[i], chunk.unknown[i]);
+        table.account(warp, 1, chunk.steps[i], chunk.unknown[i], chunk.generic[i]);
       }
       if (chunk.error) {
         table.fail(chunk_warp + chunk.failed_warp, chunk.error);

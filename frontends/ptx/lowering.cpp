@@ -111,6 +111,8 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   }
   table.rethrow_error();
   result.warp_programs.renumber(table.finish(options, identifier(result.name), module.file, result));
+  result.assumptions =
+      collect_assumptions(decoded, entry, result.unknown_branches, result.generic_as_global, options.emulator);
   return result;
 }
 

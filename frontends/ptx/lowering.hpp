@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "frontends/ptx/assumptions.hpp"
 #include "frontends/ptx/ast.hpp"
 #include "frontends/ptx/emulator.hpp"
 #include "frontends/ptx/kernel_params.hpp"
@@ -76,6 +77,8 @@ struct LoweredKernel {
   std::int64_t emulated_classes = 0;         // warp emulations the lowering ran (classes, or warps)
   std::vector<Warning> warnings;
   UnknownBranchReport unknown_branches;
+  GenericAsGlobalReport generic_as_global;
+  std::vector<Assumption> assumptions;     // what the emulation assumed (assumptions.hpp)
   std::int64_t emulated_instructions = 0;  // warp instructions, all warps (loops multiplied out)
   BoundParameters parameters;              // the --param values as bound, for reports
 };

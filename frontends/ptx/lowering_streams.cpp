@@ -88,14 +88,20 @@ std::uint32_t StreamTable::add(std::vector<TraceItem>&& stream, std::int64_t fir
   return id;
 }
 
-void StreamTable::account(std::int64_t first_warp, std::int64_t warps, std::int64_t steps, const UnknownBranchReport& unknown) {
-  instructions_ = saturating_add(instructions_, saturating_product(steps, warps));
-  if (unknown.count == 0) return;
-  if (unknown_first_warp_ < 0 || first_warp < unknown_first_warp_) {
-    unknown_first_warp_ = first_warp;
-    unknown_.first = unknown.first;
+void StreamTable::Merged::add(std::int64_t first, std::int64_t warps, const OccurrenceReport& r) {
+  if (r.count == 0) return;
+  if (first_warp < 0 || first < first_warp) {
+    first_warp = first;
+    report.first = r.first;
   }
-  unknown_.count = saturating_add(unknown_.count, saturating_product(unknown.count, warps));
+  report.count = saturating_add(report.count, saturating_product(r.count, warps));
+}
+
+void StreamTable::account(std::int64_t first_warp, std::int64_t warps, std::int64_t steps, const UnknownBranchReport& unknown,
+                          const GenericAsGlobalReport& generic) {
+  instructions_ = saturating_add(instructions_, saturating_product(steps, warps));
+  unknown_.add(first_warp, warps, unknown);
+  generic_.add(first_warp, warps, generic);
 }
 
 void StreamTable::fail(std::int64_t first_warp, std::exception_ptr error) {
@@ -128,7 +134,8 @@ std::vector<std::uint32_t> StreamTable::finish(const LoweringOptions& options, c
     into.programs.push_back(std::move(p));
   }
   into.emulated_instructions = instructions_;
-  into.unknown_branches = unknown_;
+  into.unknown_branches = unknown_.report;
+  into.generic_as_global = generic_.report;
   return new_id;
 }
 

@@ -18,7 +18,8 @@ class StreamTable {
   // The id of `stream` (moved in when new); `warps` more warps run it, the first being `first_warp`.
   std::uint32_t add(std::vector<TraceItem>&& stream, std::int64_t first_warp, std::int64_t warps);
   // What `warps` warps, the first being `first_warp`, each issuing `steps` instructions, reported.
-  void account(std::int64_t first_warp, std::int64_t warps, std::int64_t steps, const UnknownBranchReport& unknown);
+  void account(std::int64_t first_warp, std::int64_t warps, std::int64_t steps, const UnknownBranchReport& unknown,
+               const GenericAsGlobalReport& generic);
   // Keeps the error of the earliest warp.
   void fail(std::int64_t first_warp, std::exception_ptr error);
   void rethrow_error() const;
@@ -32,8 +33,13 @@ class StreamTable {
   std::vector<std::int64_t> first_warp_, warps_;
   std::unordered_map<std::size_t, std::vector<std::uint32_t>> by_hash_;
   std::int64_t instructions_ = 0;
-  UnknownBranchReport unknown_;
-  std::int64_t unknown_first_warp_ = -1;
+  // The reports of all warps; the first occurrence is the earliest warp's.
+  struct Merged {
+    OccurrenceReport report;
+    std::int64_t first_warp = -1;
+    void add(std::int64_t first_warp, std::int64_t warps, const OccurrenceReport& r);
+  };
+  Merged unknown_, generic_;
   std::exception_ptr error_;
   std::int64_t error_first_warp_ = -1;
 };

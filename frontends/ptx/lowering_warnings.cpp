@@ -1,5 +1,7 @@
 #include "frontends/ptx/lowering_warnings.hpp"
 
+#include "frontends/ptx/assumptions.hpp"
+
 namespace warpsim::ptx {
 namespace {
 
@@ -22,11 +24,7 @@ std::vector<std::string> warning_lines(const LoweredKernel& kernel, const std::s
   const UnknownBranchReport& unknown = kernel.unknown_branches;
   if (unknown.count > 0) {
     lines.push_back(position_text(file, unknown.first) + ": " + std::to_string(unknown.count) + " branch decision" +
-                    (unknown.count == 1 ? "" : "s") +
-                    " depended on values warpsim cannot know (loaded from memory, or computed by an instruction it does "
-                    "not model); loops left at test " + std::to_string(options.unknown_loop_trips) +
-                    " (--unknown-trips), other branches " +
-                    (options.unknown_branch == UnknownBranchPolicy::taken ? "taken" : "fell through") + " (--unknown-branch)");
+                    (unknown.count == 1 ? "" : "s") + " " + unknown_branch_policy(options));
   }
   return lines;
 }

@@ -1,26 +1,11 @@
 #include "frontends/ptx/relevance.hpp"
 
+#include "frontends/ptx/opcodes.hpp"
+
 #include <algorithm>
 
 namespace warpsim::ptx {
 namespace {
-
-bool is_memory_access(Opcode op) {
-  switch (op) {
-    case Opcode::ld:
-    case Opcode::ldu:
-    case Opcode::st:
-    case Opcode::atom:
-    case Opcode::red:
-    case Opcode::cp_async:
-    case Opcode::tex:
-    case Opcode::surface:
-    case Opcode::prefetch:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Registers the warp's instruction stream depends on directly, whatever computed them.
 bool reads_into_control(const DecodedInstruction& in) {

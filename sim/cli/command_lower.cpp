@@ -29,7 +29,7 @@ int run_lower(const Args& args) {
   const auto& v = line.values;
   const Format format = parse_format(v["format"].as<std::string>(), {"kp", "json"});
   const ptx::LoweredKernel kernel = lower_ptx_program(v);
-  const std::string text = format == Format::json ? lowered_json(kernel, v).dump(2) + '\n' : lowered_kp(kernel);
+  const std::string text = format == Format::json ? lowered_json(kernel, v).dump(2) + '\n' : lowered_kp(kernel, v);
   write_output(text, v.count("output") ? v["output"].as<std::string>() : std::string());
   return 0;
 }

@@ -101,9 +101,16 @@ int run_simulate(const Args& args) {
     fields["unknown_branches"] = kernel.unknown_branches.count;
     fields["emulated_instructions"] = kernel.emulated_instructions;
     fields["emulated_classes"] = kernel.emulated_classes;
-    if (format == Format::json) fields["parameters"] = parameters_json(kernel.parameters);
-    write_output(format == Format::json ? fields.dump(2) + '\n'
-                                        : timing_text(fields) + parameters_text(kernel.parameters));
+    const std::string& path = v["program"].as<std::string>();
+    if (format == Format::json) {
+      fields["parameters"] = parameters_json(kernel.parameters);
+      fields["assumptions"] = assumptions_json(kernel, path);
+      write_output(fields.dump(2) + '\n');
+    } else {
+      std::string text = timing_text(fields) + parameters_text(kernel.parameters);
+      for (const std::string& assumption : assumption_lines(kernel, path)) text += "assumption: " + assumption + '\n';
+      write_output(text);
+    }
     return 0;
   }
   const isa::Program program = load_bound_program(v);

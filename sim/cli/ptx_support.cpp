@@ -99,6 +99,31 @@ ptx::UnknownBranchPolicy unknown_branch_policy(const po::variables_map& v) {
 
 }  // namespace
 
+nlohmann::ordered_json assumptions_json(const ptx::LoweredKernel& kernel, const std::string& file) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const ptx::Assumption& a : kernel.assumptions) {
+    nlohmann::ordered_json j;
+    j["kind"] = ptx::to_string(a.kind);
+    j["message"] = a.message;
+    j["file"] = file;
+    j["line"] = a.first.line;
+    j["column"] = a.first.column;
+    j["count"] = a.count;
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
+std::vector<std::string> assumption_lines(const ptx::LoweredKernel& kernel, const std::string& file) {
+  std::vector<std::string> lines;
+  for (const ptx::Assumption& a : kernel.assumptions) {
+    const std::string where = file + ":" + std::to_string(a.first.line) + ":" + std::to_string(a.first.column);
+    lines.push_back(std::string(ptx::to_string(a.kind)) + ": " + a.message + " (count " + std::to_string(a.count) +
+                    ", first at " + where + ")");
+  }
+  return lines;
+}
+
 bool is_ptx_path(const std::string& path) { return path.ends_with(".ptx"); }
 
 void add_ptx_options(po::options_description& options) {
@@ -191,6 +216,7 @@ nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::
   out["emulated_instructions"] = kernel.emulated_instructions;
   out["emulated_classes"] = kernel.emulated_classes;
   out["unknown_branches"] = kernel.unknown_branches.count;
+  out["assumptions"] = assumptions_json(kernel, out["file"].get<std::string>());
   nlohmann::ordered_json programs = nlohmann::ordered_json::array();
   for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
     const ptx::WarpProgram& p = kernel.programs[id];
@@ -211,8 +237,11 @@ nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::
   return out;
 }
 
-std::string lowered_kp(const ptx::LoweredKernel& kernel) {
+std::string lowered_kp(const ptx::LoweredKernel& kernel, const po::variables_map& v) {
   std::ostringstream out;
+  for (const std::string& line : assumption_lines(kernel, v["program"].as<std::string>())) {
+    out << "# assumption: " << line << '\n';
+  }
   out << "# " << kernel.name << " (" << kernel.ptx_name << "), grid " << kernel.grid.x << ',' << kernel.grid.y << ','
       << kernel.grid.z << ", block " << kernel.block.x << ',' << kernel.block.y << ',' << kernel.block.z << ": "
       << kernel.warp_programs.warps() << " warp" << (kernel.warp_programs.warps() == 1 ? "" : "s") << ", "

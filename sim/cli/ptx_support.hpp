@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "frontends/ptx/lowering.hpp"
 #include "sim/cli/cli_support.hpp"
@@ -28,7 +29,13 @@ std::string parameters_text(const ptx::BoundParameters& bound);
 
 // The per-program summary and structure written by `warpsim lower --format json`.
 nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const po::variables_map& values);
-// The .kp text of every distinct warp program, annotated with comments.
-std::string lowered_kp(const ptx::LoweredKernel& kernel);
+// The .kp text of every distinct warp program, annotated with comments, after a comment line per
+// assumption.
+std::string lowered_kp(const ptx::LoweredKernel& kernel, const po::variables_map& values);
+
+// The kernel's assumptions as JSON objects {kind, message, file, line, column, count}, and as
+// text lines "KIND: MESSAGE (count N, first at FILE:LINE:COL)"; `file` is the .ptx path.
+nlohmann::ordered_json assumptions_json(const ptx::LoweredKernel& kernel, const std::string& file);
+std::vector<std::string> assumption_lines(const ptx::LoweredKernel& kernel, const std::string& file);
 
 }  // namespace warpsim::cli
