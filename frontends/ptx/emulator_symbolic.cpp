@@ -113,6 +113,12 @@ bool WarpEmulator::form_of(const Arg& a, int lane, ScalarType type, LaneForm& f,
                             : a.kind == Arg::Kind::reg ? values_[(frames_.back().register_base + a.reg) * 32 + static_cast<std::size_t>(lane)]
                                                        : a.imm;
   const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(frames_.back().register_base + a.reg) : nullptr;
+  if (c != nullptr) {
+    // A register read as a wider type holds its own width's value, zero-extended: an unsigned
+    // form of the register's width, which must not wrap.
+    const int register_bits = width(module_.functions[frames_.back().function].register_types[a.reg]);
+    if (register_bits < bits) return form_of(a, lane, ScalarType{TypeKind::u, static_cast<std::uint8_t>(register_bits)}, f, raw_value);
+  }
   f = LaneForm{};
   f.c = type.is_signed() ? static_cast<Wide>(sign_extend(raw, bits)) : static_cast<Wide>(truncate(raw, bits));
   f.lo = f.hi = f.c;
