@@ -1,24 +1,58 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (the fuzz preset: clang++, ASan + UBSan) and runs each one for
-# SECONDS_PER_TARGET seconds (default 15) on a copy of its seed corpus, one at a time.
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]
-# Environment: FUZZ_TARGETS="ptx_parser_fuzzer kp_fuzzer" runs only those targets.
+# Builds the libFuzzer harnesses (the fuzz preset: clang++, ASan + UBSan) and runs them one at a
+# time, each on a copy of its seed corpus. Two modes (docs/fuzzing.md):
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]          short run (CI): every target, 15 s each by default
+#   scripts/fuzz.sh --long [SECONDS_PER_TARGET]   long run: the PTX fuzzers, 600 s each by default
+#   FUZZ_MODE=long scripts/fuzz.sh [SECONDS]      the same as --long
+#
+# Environment: FUZZ_TARGETS="ptx_parser_fuzzer kp_fuzzer" runs only those targets (either mode).
+# The long run differs from the short one in its defaults (600 s, the two PTX targets), in
+# -max_len (FUZZ_MAX_LEN, default 131072, twice the largest seed, so real PTX files fit), in its
+# seeds (a PTX target also reads the other PTX target's seeds) and in what it prints per target:
+# executions, executions per second, inputs added, peak memory, seconds run and findings. It also
+# writes that table to build/fuzz/long-run.txt.
 # Exits non-zero when a fuzzer finds a crash, sanitizer report, timeout, leak or out-of-memory;
 # the reproducer (crash-*, timeout-*, leak-*, oom-*) is left in build/fuzz/findings/<target>/.
+# libFuzzer stops a target at its first finding; the run goes on with the next target.
 # The repository is not modified: the corpus grows in build/fuzz/corpus-run/<target>/.
-# See docs/fuzzing.md.
 set -euo pipefail
 
-seconds="${1:-15}"
+usage() { echo "usage: $0 [--long] [SECONDS_PER_TARGET]" >&2; exit 2; }
+
+mode="${FUZZ_MODE:-short}"
+if [ "${1:-}" = "--long" ]; then
+  mode=long
+  shift
+fi
+case "$mode" in
+  short | long) ;;
+  *) echo "fuzz: FUZZ_MODE must be short or long, not '$mode'" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || usage
+
+ptx_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer)
+all_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer profiler_import_fuzzer)
+if [ "$mode" = long ]; then
+  seconds="${1:-600}"
+  max_len="${FUZZ_MAX_LEN:-131072}"
+  default_targets=("${ptx_targets[@]}")
+else
+  seconds="${1:-15}"
+  max_len=65536
+  default_targets=("${all_targets[@]}")
+fi
 case "$seconds" in
-  '' | *[!0-9]*) echo "usage: $0 [SECONDS_PER_TARGET]" >&2; exit 2 ;;
+  '' | *[!0-9]*) usage ;;
+esac
+case "$max_len" in
+  '' | *[!0-9]*) echo "fuzz: FUZZ_MAX_LEN must be a number of bytes" >&2; exit 2 ;;
 esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-all_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer profiler_import_fuzzer)
-read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
+read -r -a targets <<< "${FUZZ_TARGETS:-${default_targets[*]}}"
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --target fuzzers
@@ -26,6 +60,9 @@ cmake --build --preset fuzz --target fuzzers
 build="$root/build/fuzz"
 failed=()
 summary=()
+# The value of one of libFuzzer's final statistics (-print_final_stats=1) in a log.
+stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -n 1; }
+
 for target in "${targets[@]}"; do
   binary="$build/fuzz/$target"
   [ -x "$binary" ] || { echo "fuzz: no such fuzzer: $target" >&2; exit 2; }
@@ -39,19 +76,39 @@ for target in "${targets[@]}"; do
   case "$target" in
     ptx_*) extra+=("-dict=$root/fuzz/ptx.dict") ;;
   esac
+  seeds=()
+  if [ "$mode" = long ]; then
+    # Every PTX seed for either PTX target: the other target's folder is read, never written.
+    case "$target" in
+      ptx_*) for other in "${ptx_targets[@]}"; do
+               [ "$other" = "$target" ] || seeds+=("$root/fuzz/corpus/$other")
+             done ;;
+    esac
+  fi
+  before="$(ls -1 "$findings" | wc -l)"
 
-  echo "fuzz: $target for ${seconds}s"
+  echo "fuzz: $target for ${seconds}s ($mode run)"
   status=0
+  started=$SECONDS
   # -timeout: one input running longer is a hang (a finding). -error_exitcode/-timeout_exitcode
   # keep libFuzzer's defaults (77 / 70); any non-zero status is a failure here. One process, in
   # the foreground: the machine has 2 cores.
   ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
   UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-    "$binary" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+    "$binary" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" \
       >"$log" 2>&1 || status=$?
-  executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
-  summary+=("$(printf '%-22s %12s executions  %s' "$target" "${executions:-?}" "$([ "$status" -eq 0 ] && echo ok || echo "FAILED (exit $status)")")")
+  elapsed=$((SECONDS - started))
+  executions="$(stat number_of_executed_units "$log")"
+  new_findings=$(( $(ls -1 "$findings" | wc -l) - before ))
+  verdict="$([ "$status" -eq 0 ] && echo ok || echo "FAILED (exit $status)")"
+  if [ "$mode" = long ]; then
+    summary+=("$(printf '%-22s %12s executions %8s/s %6s added %6s MB %5ss  %s findings  %s' "$target" "${executions:-?}" \
+      "$(stat average_exec_per_sec "$log")" "$(stat new_units_added "$log")" "$(stat peak_rss_mb "$log")" "$elapsed" \
+      "$new_findings" "$verdict")")
+  else
+    summary+=("$(printf '%-22s %12s executions  %s' "$target" "${executions:-?}" "$verdict")")
+  fi
   if [ "$status" -ne 0 ]; then
     failed+=("$target")
     echo "fuzz: $target FAILED (exit $status); log $log; reproducer:" >&2
@@ -61,8 +118,15 @@ for target in "${targets[@]}"; do
 done
 
 echo
-echo "fuzz: ${seconds}s per target"
+echo "fuzz: ${seconds}s per target ($mode run)"
 printf '  %s\n' "${summary[@]}"
+if [ "$mode" = long ]; then
+  {
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), long run, ${seconds}s per target, -max_len=$max_len, $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    printf '  %s\n' "${summary[@]}"
+  } >"$build/long-run.txt"
+  echo "fuzz: summary in build/fuzz/long-run.txt"
+fi
 if [ ${#failed[@]} -ne 0 ]; then
   echo "fuzz: findings in ${failed[*]} (build/fuzz/findings/); see docs/fuzzing.md" >&2
   exit 1

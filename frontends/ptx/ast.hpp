@@ -50,7 +50,7 @@ struct Operand {
     floating,  // 1.5, 0f3F800000 (f32 bits), 0d3FF0000000000000 (f64 bits)
     address,   // [%rd1], [%rd1+8], [%rd1+-8], [sym], [sym+4], [1024]: text is the base (empty when absolute)
     vector,    // {%f1, %f2, _, %f4}: elements
-    pair,      // %p1|%p2 (setp's two destinations): elements
+    pair,      // %p1|%p2 (setp's two destinations): elements (a chain a|b|c has three)
     list,      // (retval0) and (param0, param1) of `call`: elements
     sink,      // _
   };

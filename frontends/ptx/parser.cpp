@@ -3,11 +3,14 @@
 // `@` of a guard or the opcode); a Declaration is where its name is; an Operand is its first token.
 // `.file` time stamps, `.pragma`, `.callprototype` and `.alias` are read and dropped, and so are debug
 // sections but those that name parameters (.debug_abbrev, .debug_info, .debug_str).
+// Nesting is bounded (kMaxNesting): the only recursion, parse_operand -> parse_group/parse_address
+// -> parse_operand, stops there with a located error instead of running off the end of the stack.
 #include "frontends/ptx/parser.hpp"
 
 #include <array>
 #include <limits>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "frontends/ptx/lexer.hpp"
@@ -34,6 +37,14 @@ const char* to_string(StateSpace space) {
 }
 
 namespace {
+
+// How deeply this reader lets brackets nest, at every level it tracks: operand groups `{...}` and
+// `(...)` and addresses `[...]` inside one another (parse_operand and parse_group/parse_address
+// call each other, one stack frame per level), brace-scoped blocks in a function body, brackets in
+// an initialiser and braces in a `.section`. nvcc nests two or three deep (a call's parameter list,
+// a texture address's coordinate vector, `{ }` around a call sequence, a struct's initialiser); a
+// deeper file gets an InputError at the bracket that goes past the limit, never a stack overflow.
+constexpr int kMaxNesting = 64;
 
 // The state space a declaration directive names; `.shared::cta` and `.shared::cluster` are shared.
 std::optional<StateSpace> declared_space(std::string_view directive) {
@@ -303,6 +314,7 @@ class Parser {
     for (int depth = 1;; advance()) {
       if (tok_.kind == TokenKind::end) fail(open, "unterminated section: no '}' for this '{'");
       if (tok_.is('}') && --depth == 0) break;
+      if (tok_.is('{') && depth == kMaxNesting) fail(tok_.pos, "braces nested more than " + std::to_string(kMaxNesting) + " deep in the section");
       if (tok_.is('{')) ++depth;
       keep = keep && depth == 1 && read_section_item(section, width);
     }
@@ -463,7 +475,10 @@ class Parser {
         if (!open.empty()) fail(open.back().pos, "unterminated " + quote_for_message(open.back().text) + " in the initializer");
         unexpected("';' after the initializer");
       }
-      if (tok_.is('{') || tok_.is('(')) open.push_back(tok_);
+      if (tok_.is('{') || tok_.is('(')) {
+        if (open.size() == static_cast<std::size_t>(kMaxNesting)) fail(tok_.pos, "brackets nested more than " + std::to_string(kMaxNesting) + " deep in the initializer");
+        open.push_back(tok_);
+      }
       if (tok_.is('}') || tok_.is(')')) {
         if (open.empty() || open.back().text[0] != (tok_.is('}') ? '{' : '(')) {
           fail(tok_.pos, "unbalanced " + quote_for_message(tok_.text) + " in the initializer");
@@ -528,6 +543,7 @@ class Parser {
   }
 
   // The body with its brace-scoped blocks flattened: declarations into locals, statements in order.
+  // The body's own braces are the first of the kMaxNesting levels.
   void parse_body(Function& function) {
     debug_file_ = 0;
     debug_line_ = 0;
@@ -536,6 +552,7 @@ class Parser {
     while (!open.empty()) {
       if (tok_.kind == TokenKind::end) fail(open.back(), "unterminated '{': end of file before its '}'");
       if (tok_.is('{')) {
+        if (open.size() == static_cast<std::size_t>(kMaxNesting)) fail(tok_.pos, "blocks nested more than " + std::to_string(kMaxNesting) + " deep");
         open.push_back(tok_.pos);
         advance();
       } else if (tok_.is('}')) {
@@ -627,13 +644,15 @@ class Parser {
            tok_.is('{') || tok_.is('(');
   }
 
+  // One operand. Groups and addresses hold operands of their own, so this recursion goes as deep
+  // as they nest: at most kMaxNesting (enter_group).
   Operand parse_operand() {
-    Operand operand;
-    operand.pos = tok_.pos;
     if (tok_.is('[')) return parse_address();
     if (tok_.is('{')) return parse_group(Operand::Kind::vector, '}');
     if (tok_.is('(')) return parse_group(Operand::Kind::list, ')');
     if (tok_.is('!')) {
+      Operand operand;
+      operand.pos = tok_.pos;
       advance();
       operand.negated = true;
       operand.text = expect_identifier("a predicate after '!'");
@@ -641,23 +660,38 @@ class Parser {
     }
     if (tok_.is('-') || tok_.kind == TokenKind::integer || tok_.kind == TokenKind::floating) return parse_number();
     if (tok_.kind != TokenKind::identifier) unexpected("an operand");
+    Operand operand = parse_name();
+    if (!tok_.is('|')) return finish_name(std::move(operand));
+    // setp/shfl's second destination: %r14|%p2 (elect.sync writes _|%p1). A longer chain a|b|c
+    // is one pair of three, read in a loop rather than by recursion.
+    Operand pair;
+    pair.kind = Operand::Kind::pair;
+    pair.pos = operand.pos;
+    pair.elements.push_back(std::move(operand));
+    while (tok_.is('|')) {
+      advance();
+      if (tok_.kind != TokenKind::identifier) unexpected("a predicate after '|'");
+      Operand next = parse_name();
+      pair.elements.push_back(tok_.is('|') ? std::move(next) : finish_name(std::move(next)));
+    }
+    return pair;
+  }
+
+  // A name or the sink `_` (the current token is an identifier).
+  Operand parse_name() {
+    Operand operand;
+    operand.pos = tok_.pos;
     if (tok_.text == "_") {
       operand.kind = Operand::Kind::sink;
     } else {
       operand.text = tok_.text;
     }
     advance();
-    if (tok_.is('|')) {
-      // setp/shfl's second destination: %r14|%p2 (elect.sync writes _|%p1)
-      advance();
-      Operand pair;
-      pair.kind = Operand::Kind::pair;
-      pair.pos = operand.pos;
-      pair.elements.push_back(std::move(operand));
-      if (tok_.kind != TokenKind::identifier) unexpected("a predicate after '|'");
-      pair.elements.push_back(parse_operand());
-      return pair;
-    }
+    return operand;
+  }
+
+  // A name's offset, `name+8`, when one follows.
+  Operand finish_name(Operand operand) {
     if (operand.kind != Operand::Kind::sink && (tok_.is('+') || tok_.is('-'))) operand.offset = parse_offset();
     return operand;
   }
@@ -700,6 +734,7 @@ class Parser {
 
   // [%rd1], [%rd1+8], [sym-4], [1024], and the texture form [tex, {%f1, %f2}].
   Operand parse_address() {
+    const GroupLevel level = enter_group();
     Operand address;
     address.kind = Operand::Kind::address;
     address.pos = tok_.pos;
@@ -733,6 +768,7 @@ class Parser {
 
   // {a, b, _, d} and (a, b); a call's parameter list may be empty.
   Operand parse_group(Operand::Kind kind, char close) {
+    const GroupLevel level = enter_group();
     Operand group;
     group.kind = kind;
     group.pos = tok_.pos;
@@ -748,6 +784,24 @@ class Parser {
     return group;
   }
 
+  // One level of operand groups (at the current token, the opening bracket), left again when the
+  // group is read or the parse throws.
+  class GroupLevel {
+   public:
+    explicit GroupLevel(int& depth) : depth_(depth) { ++depth_; }
+    GroupLevel(const GroupLevel&) = delete;
+    GroupLevel& operator=(const GroupLevel&) = delete;
+    ~GroupLevel() { --depth_; }
+
+   private:
+    int& depth_;
+  };
+
+  [[nodiscard]] GroupLevel enter_group() {
+    if (group_depth_ == kMaxNesting) fail(tok_.pos, "operand groups nested more than " + std::to_string(kMaxNesting) + " deep");
+    return GroupLevel(group_depth_);
+  }
+
   Lexer lexer_;
   Token tok_;
   Token prev_;
@@ -755,6 +809,7 @@ class Parser {
   Module module_;
   int debug_file_ = 0;
   int debug_line_ = 0;
+  int group_depth_ = 0;  // operand groups and addresses being read, one inside the other
 };
 
 }  // namespace

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <set>
+#include <string>
 
+#include "gpus/toml_reader.hpp"
 #include "isa/input_error.hpp"
 #include "tests/support/located_error.hpp"
 
@@ -135,6 +137,55 @@ TEST(Calibration, FlagsBeatProfileWhichBeatsProgram) {
   EXPECT_EQ(resolve_calibration(gpu, "mtx_mul_vec", {.tp_us = 1.0}, 31'000).tm, 31'000);
   EXPECT_THROW(resolve_calibration(gpu, "mtx_mul_vec", {}, 31'000), InputError);          // no t_p
   EXPECT_THROW(resolve_calibration(gpu, "mtx_mul_vec", {.tp_us = 1.0}, {}), InputError);  // no t_m
+}
+
+
+// ---- nesting ------------------------------------------------------------------------------------
+// toml++ bounds brackets but not dotted keys and table headers, and recurses over the tree it
+// builds: half a million key parts once ran it off the stack (SIGSEGV). TomlReader refuses a
+// document more than 64 deep before toml++ sees it, at the part or bracket that goes past.
+
+std::string dotted(int parts, const std::string& part = "a") {
+  std::string key = part;
+  for (int i = 1; i < parts; ++i) key += "." + part;
+  return key;
+}
+
+void expect_too_deep(const std::string& text, int line, int column) {
+  SCOPED_TRACE(text.substr(0, 200));
+  try {
+    TomlReader("deep.toml").parse(text);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, "deep.toml");
+    EXPECT_EQ(e.location().line, line) << e.describe();
+    EXPECT_EQ(e.location().column, column) << e.describe();
+    EXPECT_STREQ(e.what(), "tables, arrays and dotted keys nested more than 64 deep");
+  }
+}
+
+TEST(TomlReader, NestingIsBoundedWithALocatedError) {
+  expect_too_deep(dotted(500'000) + " = 1\n", 1, 2 * 64 + 1);                     // the 65th part
+  expect_too_deep("x = 1\n[" + dotted(500'000) + "]\ny = 2\n", 2, 2 + 2 * 64);     // a header
+  expect_too_deep("[[" + dotted(64) + "]]\ny = 2\n", 1, 3 + 2 * 63);               // its array is a level
+  expect_too_deep("[" + dotted(60) + "]\n" + dotted(5) + " = 1\n", 2, 2 * 4 + 1);  // header + key
+  expect_too_deep("a = " + std::string(1'000'000, '[') + "\n", 1, 5 + 64);
+  expect_too_deep("a = " + std::string(1'000'000, '{') + "\n", 1, 5 + 64);  // a '{' without a key is still a level
+  std::string inline_tables = "a = ";
+  for (int i = 0; i < 100'000; ++i) inline_tables += "{b = ";  // 5 columns a level
+  expect_too_deep(inline_tables, 1, 5 + 63 * 5 + 1);  // the 'b' in the 64th table
+  expect_too_deep("\"q\".'r'." + dotted(63, "\"x.y\"") + " = 1\n", 1, 9 + 62 * 6);  // quoted parts
+}
+
+TEST(TomlReader, NestingUpToTheLimitAndLookalikesParse) {
+  EXPECT_NO_THROW(TomlReader("ok.toml").parse(dotted(64) + " = 1\n"));
+  EXPECT_NO_THROW(TomlReader("ok.toml").parse("[" + dotted(63) + "]\nb = 1\n[[" + dotted(62, "c") + "]]\nd = 2\n"));
+  EXPECT_NO_THROW(TomlReader("ok.toml").parse("a = " + std::string(64, '[') + std::string(64, ']') + "\n"));
+  // Dots and brackets in strings, comments and numbers are not nesting.
+  const std::string many_dots = std::string(200, '.');
+  EXPECT_NO_THROW(TomlReader("ok.toml").parse("a = \"" + many_dots + "[[[{{{\"\nb = '" + many_dots + "'\n# [" + dotted(100) +
+                                              "] = 1\nc = \"\"\"\n" + dotted(100) + " = [[[\n\"\"\"\"\nd = '''\n[" + dotted(100) +
+                                              "]\n'''\ne = [1.5, 2.5e3, \"x\\\"[\", {f.g = 1}]\n[h.i]\nj = 1979-05-27T07:32:00.5Z\n"));
 }
 
 }  // namespace

@@ -1581,7 +1581,7 @@ struct BadPtx {
 };
 
 void expect_error(const BadPtx& bad) {
-  SCOPED_TRACE(bad.text);
+  SCOPED_TRACE(bad.text.substr(0, 200));  // some texts are megabytes long
   try {
     parse_ptx(bad.text, "bad.ptx");
     ADD_FAILURE() << "accepted";
@@ -1642,6 +1642,62 @@ TEST(PtxParserErrors, BinaryAndEmptyFiles) {
   expect_error({"\x7f" "ELF\x02\x01", 1, 1, "not a PTX text file: byte 0x7f"});
   expect_error({"", 1, 1, "no PTX in file"});
   expect_error({"  \n// only a comment\n", 1, 1, "no PTX in file"});
+}
+
+// Nesting is bounded (64 levels) so that no input runs the parser off the end of its stack: a line
+// opening a million parentheses once ended the release binary with SIGSEGV (parse_operand and
+// parse_group recursed once per bracket). Each case gets a located error at the first bracket past
+// the limit; 64 levels still parse.
+TEST(PtxParserErrors, NestingIsBoundedWithALocatedError) {
+  const std::string million_open_parens(1'000'000, '(');
+  const std::string million_open_braces(1'000'000, '{');
+  // "  mov.u32 %r1, " is 15 columns: the first bracket is column 16, the 65th column 80.
+  expect_error({".entry k()\n{\n  mov.u32 %r1, " + million_open_parens + "\n}\n", 3, 80,
+                "operand groups nested more than 64 deep"});
+  expect_error({".entry k()\n{\n  mov.u32 %r1, " + million_open_braces + "\n}\n", 3, 80,
+                "operand groups nested more than 64 deep"});
+  std::string addresses = ".entry k()\n{\n  ld.u32 %r1, ";
+  for (int i = 0; i < 100'000; ++i) addresses += "[t, ";  // "  ld.u32 %r1, " is 14 columns, a level 4
+  expect_error({addresses, 3, 15 + 64 * 4, "operand groups nested more than 64 deep"});
+  // The body's braces are the first level: the 64th '{' inside it is the 65th level.
+  expect_error({".entry k()\n{\n" + million_open_braces, 3, 64, "blocks nested more than 64 deep"});
+  // ".global .u32 a[1] = " is 20 columns.
+  expect_error({".global .u32 a[1] = " + million_open_braces, 1, 85, "brackets nested more than 64 deep in the initializer"});
+  expect_error({".global .u32 a[1] = " + million_open_parens, 1, 85, "brackets nested more than 64 deep in the initializer"});
+  expect_error({".section .debug_info\n" + million_open_braces, 2, 65, "braces nested more than 64 deep in the section"});
+}
+
+TEST(PtxParser, NestingUpToTheLimitParses) {
+  const auto nested = [](int depth, char open, char close) {
+    return std::string(static_cast<std::size_t>(depth), open) + "%r2" + std::string(static_cast<std::size_t>(depth), close);
+  };
+  const Module module = parse_ptx(".entry k()\n{\n  mov.u32 %r1, " + nested(64, '(', ')') + ";\n  mov.u32 %r1, " +
+                                      nested(64, '{', '}') + ";\n" + std::string(63, '{') + "ret;" + std::string(63, '}') +
+                                      "\n}\n.global .u32 a[1] = " + std::string(64, '{') + "1" + std::string(64, '}') + ";\n",
+                                  "ok.ptx");
+  ASSERT_EQ(module.functions.size(), 1u);
+  ASSERT_EQ(module.functions[0].body.size(), 3u);
+  const Operand* operand = &std::get<Instruction>(module.functions[0].body[0]).operands.at(1);
+  int depth = 0;
+  for (; operand->kind == Operand::Kind::list; operand = &operand->elements.at(0)) ++depth;
+  EXPECT_EQ(depth, 64);
+  EXPECT_EQ(operand->text, "%r2");
+  ASSERT_EQ(module.globals.size(), 1u);
+  EXPECT_TRUE(module.globals[0].has_initializer);
+}
+
+// A chain a|b|c|... is read in a loop, not by recursion (which overflowed the stack well before
+// 100000 links): it makes one pair.
+TEST(PtxParser, LongPairChainsAreOnePair) {
+  std::string chain;
+  for (int i = 0; i < 100'000; ++i) chain += "%p|";
+  const Module module = parse_ptx(".entry k()\n{\n  setp.eq.s32 " + chain + "%q+4, %r1, 0;\n}\n", "chain.ptx");
+  const Instruction& setp = std::get<Instruction>(module.functions.at(0).body.at(0));
+  ASSERT_EQ(setp.operands.at(0).kind, Operand::Kind::pair);
+  EXPECT_EQ(setp.operands[0].elements.size(), 100'001u);
+  EXPECT_EQ(setp.operands[0].elements.back().text, "%q");
+  EXPECT_EQ(setp.operands[0].elements.back().offset, 4);
+  EXPECT_EQ(setp.operands[0].elements.front().offset, 0);
 }
 
 }  // namespace
