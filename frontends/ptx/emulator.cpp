@@ -378,6 +378,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         const Arg& index = in.srcs[0];
         const std::uint32_t rpc = cfgs_[frame.function].reconvergence_point(e.pc);
         std::vector<std::uint32_t> lanes_to(in.branch_table.size(), 0);
+        bool unknown_index = false;  // one decision for the warp, however many lanes it covers
         for_lanes(active, [&](int lane) {
           std::uint64_t i = 0;
           if (index.kind == Arg::Kind::imm) {
@@ -385,10 +386,11 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
           } else if (index.kind == Arg::Kind::reg && (known_[frame.register_base + index.reg] >> lane & 1)) {
             i = values_[(frame.register_base + index.reg) * 32 + static_cast<std::size_t>(lane)];
           } else {
-            note_unknown_branch(in);
+            unknown_index = true;
           }
           lanes_to[i < lanes_to.size() ? i : 0] |= std::uint32_t{1} << lane;
         });
+        if (unknown_index) note_unknown_branch(in);
         e.pc = rpc;
         for (std::size_t t = lanes_to.size(); t-- > 0;) {
           if (lanes_to[t] != 0) frame.stack.push_back(StackEntry{in.branch_table[t], rpc, lanes_to[t]});

@@ -374,3 +374,40 @@ TEST(PtxCfg, PostDominatorsGiveReconvergencePoints) {
 
 }  // namespace
 }  // namespace warpsim::ptx
+
+namespace warpsim::ptx {
+namespace {
+
+// brx.idx on a loaded (unknown) index is one decision for the warp, not one per lane (review,
+// 2026-11): two warps, each deciding once.
+TEST(PtxLowering, BranchTableOnAnUnknownIndexIsOneDecisionPerWarp) {
+  const char* text = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [k_param_0];
+  cvta.to.global.u64 %rd2, %rd1;
+  ld.global.u32 %r1, [%rd2];
+  ts: .branchtargets $A, $B;
+  brx.idx %r1, ts;
+$A:
+  add.s32 %r2, %r1, 1;
+$B:
+  ret;
+}
+)";
+  const Module module = parse_ptx(text, "brx.ptx");
+  LoweringOptions options;
+  options.grid = {1, 1, 1};
+  options.block = {64, 1, 1};
+  for (const bool all : {false, true}) {
+    options.emulate_all = all;
+    EXPECT_EQ(lower_kernel(module, options).unknown_branches.count, 2);
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::ptx
