@@ -7,6 +7,8 @@
 #include "frontends/ptx/parser.hpp"
 #include "gpus/profile.hpp"
 #include "isa/text_file.hpp"
+#include "sim/calibrate/calibrate.hpp"
+#include "sim/workload/lowering_cache.hpp"
 #include "sim/workload/ptx_workload_model.hpp"
 
 namespace {
@@ -101,5 +103,36 @@ const int kRegistered = [] {
   })->Unit(benchmark::kMillisecond);
   return 0;
 }();
+
+// `warpsim calibrate` of a PTX kernel over 15 measured points (the tiled SGEMM, n = 512 .. 7680;
+// times from a formula, as only the fit's cost is measured): t_p, t_m, d1 and d2 fitted, every
+// point lowered once (a fresh lowering cache per iteration).
+void CalibratePtx(benchmark::State& state) {
+  namespace wl = sim::workload;
+  const gpus::Profile gpu = gpus::load_profile("h100");
+  sim::calibrate::CalibrationProblem problem;
+  problem.gpu = &gpu;
+  for (std::int64_t k = 1; k <= 15; ++k) {
+    const std::int64_t n = 512 * k;
+    sim::calibrate::MeasuredPoint point;
+    point.point = {{"n", n}, {"g", n / 16}};
+    point.time_us = 5 + 10 * static_cast<double>(n * n * n) / 3e7;
+    problem.data.points.push_back(point);
+  }
+  problem.fit = sim::calibrate::parse_fit_list("tm,tp,d1,d2", 2, 10.0);
+  problem.start_tm = 31'000;
+  problem.start_durations = {ptx::kDefaultMemoryCycles, ptx::kDefaultMemoryCycles};
+  ptx::LoweringOptions options;
+  options.kernel = "sgemm_tiled";
+  std::int64_t trials = 0;
+  for (auto _ : state) {
+    const wl::PtxWorkloadModel model("", wl::load_ptx_source(kSourceDir + "/" + kSgemm), options,
+                                     wl::LaunchPolicy{"", "g,g", "16,16"}, {{"n", "0"}}, std::make_shared<wl::LoweringCache>());
+    problem.model = &model;
+    trials = sim::calibrate::calibrate(problem).trials;
+  }
+  state.counters["trials"] = static_cast<double>(trials);
+}
+BENCHMARK(CalibratePtx)->Unit(benchmark::kMillisecond);
 
 }  // namespace
