@@ -95,7 +95,8 @@ std::vector<workload::ParameterAxis> read_parameter_axes(const gpus::TomlReader&
   }
   if (!param_names) return axes;
   for (const auto& [key, value] : toml.table(*param_names, "param_names must be a table { AXIS = POSITION or NAME }")) {
-    const auto it = std::find_if(axes.begin(), axes.end(), [&](const auto& a) { return a.axis == key.str(); });
+    const std::string axis(key.str());  // clang 14 cannot capture a structured binding
+    const auto it = std::find_if(axes.begin(), axes.end(), [&](const auto& a) { return a.axis == axis; });
     if (it == axes.end()) toml.fail(&value, "param_names: " + quote_for_message(key.str()) + " is not one of params");
     const std::string name = "param_names." + std::string(key.str());
     it->parameter =
