@@ -115,6 +115,43 @@ TEST(PtxFastPath, EveryCommittedKernelEqualsEmulateAll) {
   EXPECT_GE(compared, 500);
 }
 
+// The fuzzers' seed corpora (nvcc output of every committed .cu at several arches, -G and
+// -lineinfo builds, hand-written oddities): every file that parses, every kernel in it.
+TEST(PtxFastPath, FuzzSeedsEqualEmulateAll) {
+  int compared = 0;
+  for (const char* dir : {"/fuzz/corpus/ptx_lowering_fuzzer", "/fuzz/corpus/ptx_parser_fuzzer"}) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(kSource + dir)) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const std::filesystem::path& file : files) {
+      Module module;
+      try {
+        module = load_ptx_file(file.string());
+      } catch (const InputError&) {
+        continue;  // seeds of malformed text
+      }
+      for (const Function& f : module.functions) {
+        if (!f.is_entry || !f.has_body) continue;
+        ParameterEntries params;
+        std::size_t position = 0;
+        for (const KernelParameter& p : describe_parameters(f)) {
+          if (!p.is_pointer && !p.is_aggregate) params.emplace_back(std::to_string(position), "24");
+          ++position;
+        }
+        LoweringOptions options;
+        options.kernel = f.name;
+        options.grid = {5, 2, 1};
+        options.block = {96, 1, 1};
+        options.parameters = params;
+        options.emulator.max_steps_per_warp = 1 << 20;
+        expect_same(module, options, file.filename().string() + " " + f.name);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GE(compared, 100);
+}
+
 // The kernels the targets name: classes, not warps, and loops in closed form.
 TEST(PtxFastPath, RealSizesNeedFewClasses) {
   const Module sgemm = load_ptx_file(kSource + "/workloads/sgemm/sgemm.ptx");
