@@ -349,7 +349,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
       gunknown = active & ~known;
     }
     const std::uint32_t executing = gtrue | gunknown;
-    if (symbolic()) observe(in, active, gtrue, gunknown);
+    if (symbolic()) observe(in, gtrue, gunknown);
     switch (in.opcode) {
       case Opcode::bra:
       case Opcode::ret:

@@ -158,7 +158,8 @@ class WarpEmulator {
   void residue_cut(int symbol, std::int64_t modulus);
   template <typename Uniform>
   void narrow_until(Uniform uniform, std::uint32_t involved);
-  void observe(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown);
+  // Narrows the box until what `in` observes (guard, address, index, compared values) is the same in every block.
+  void observe(const DecodedInstruction& in, std::uint32_t gtrue, std::uint32_t gunknown);
   void observe_access(const DecodedInstruction& in, std::uint32_t lanes);
   void force_uniform_compare(const DecodedInstruction& in, const Arg& a, const Arg& b, Compare compare,
                              ScalarType type, std::uint32_t lanes);

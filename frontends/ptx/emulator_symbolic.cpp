@@ -240,7 +240,7 @@ void WarpEmulator::force_uniform_compare(const DecodedInstruction&, const Arg& a
   }, involved);
 }
 
-void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown) {
+void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, std::uint32_t gunknown) {
   const std::size_t base = frames_.back().register_base;
   const std::uint32_t executing = gtrue | gunknown;
   if (in.has_guard && tainted(base + in.guard_reg)) fix_all(coefficients(base + in.guard_reg)->symbols);
@@ -269,7 +269,6 @@ void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t active, s
     }
     default: break;
   }
-  (void)active;
   const bool memory = in.opcode == Opcode::ld || in.opcode == Opcode::ldu || in.opcode == Opcode::st ||
                       in.opcode == Opcode::atom || in.opcode == Opcode::red || in.opcode == Opcode::cp_async ||
                       in.opcode == Opcode::tex || in.opcode == Opcode::surface;
