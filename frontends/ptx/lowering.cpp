@@ -1,14 +1,9 @@
 #include "frontends/ptx/lowering.hpp"
 
-#include <exception>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
-#include <unordered_map>
 
 #include "frontends/ptx/decode.hpp"
 #include "frontends/ptx/lowering_streams.hpp"
-#include "frontends/ptx/trace_folder.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::ptx {

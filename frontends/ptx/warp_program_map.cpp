@@ -83,6 +83,13 @@ std::uint32_t WarpProgramMap::program_of(std::int64_t block, std::int64_t warp) 
   return n->program;
 }
 
+std::int64_t WarpProgramMap::bytes() const {
+  std::size_t total = sizeof(*this) + per_warp_.capacity() * sizeof(std::uint32_t) + roots_.capacity() * sizeof(NodeId) +
+                      nodes_.capacity() * sizeof(Node);
+  for (const Node& n : nodes_) total += n.children.capacity() * sizeof(NodeId);
+  return static_cast<std::int64_t>(total);
+}
+
 std::vector<std::uint32_t> WarpProgramMap::expand() const {
   std::vector<std::uint32_t> out;
   out.reserve(static_cast<std::size_t>(warps()));

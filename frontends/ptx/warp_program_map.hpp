@@ -49,6 +49,8 @@ class WarpProgramMap {
 
   // The program of warp `warp` of block `block` (linear, x fastest).
   std::uint32_t program_of(std::int64_t block, std::int64_t warp) const;
+  // The memory the map holds, in bytes (for caches that bound what they keep).
+  std::int64_t bytes() const;
   // One id per warp, block-major (for tests and small launches).
   std::vector<std::uint32_t> expand() const;
   // The program every warp runs, when they all run the same one.

@@ -5,13 +5,6 @@
 #include "frontends/ptx/lowering_warnings.hpp"
 
 namespace warpsim::sim::workload {
-namespace {
-
-// The map holds one 4-byte id per warp when every warp was emulated on its own (--emulate-all);
-// otherwise a split tree, about this much per class: a leaf and its share of the inner nodes.
-constexpr std::int64_t kMapBytesPerClass = 256;
-
-}  // namespace
 
 const std::shared_ptr<LoweringCache>& LoweringCache::process_wide() {
   static const auto cache = std::make_shared<LoweringCache>();
@@ -50,10 +43,9 @@ std::int64_t lowered_bytes(const ptx::LoweredKernel& kernel) {
     bytes += static_cast<std::int64_t>(sizeof(ptx::WarpProgram) + p.program.ops().size() * sizeof(isa::Op) +
                                        p.notes.size() * sizeof(ptx::OpNote));
     for (const ptx::OpNote& note : p.notes)
-      bytes += static_cast<std::int64_t>(note.accesses.size() * sizeof(ptx::Access));
+      bytes += static_cast<std::int64_t>(note.accesses.size() * sizeof(ptx::AccessCount));
   }
-  const bool per_warp = kernel.emulated_classes == kernel.warp_programs.warps();
-  return bytes + kernel.emulated_classes * (per_warp ? std::int64_t{sizeof(std::uint32_t)} : kMapBytesPerClass);
+  return bytes + kernel.warp_programs.bytes();
 }
 
 std::shared_ptr<const LoweringCache::Lowered> LoweringCache::lower(const PtxSource& source,
