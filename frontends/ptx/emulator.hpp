@@ -163,6 +163,7 @@ class WarpEmulator {
   void observe_access(const DecodedInstruction& in, std::uint32_t lanes);
   void force_uniform_compare(const DecodedInstruction& in, const Arg& a, const Arg& b, Compare compare,
                              ScalarType type, std::uint32_t lanes);
+  static std::uint32_t nonzero_symbols(const Coefficients& c);  // symbols with a nonzero coefficient in some lane
   void capture_sources(const DecodedInstruction& in);
   void propagate(const DecodedInstruction& in, std::uint32_t executing);
   bool propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out);

@@ -334,6 +334,14 @@ void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t la
   }
 }
 
+std::uint32_t WarpEmulator::nonzero_symbols(const Coefficients& c) {
+  std::uint32_t symbols = 0;
+  for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+    if (std::any_of(c.lane[v].begin(), c.lane[v].end(), [](std::uint64_t x) { return x != 0; })) symbols |= 1u << v;
+  }
+  return symbols;
+}
+
 void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executing) {
   const Frame& frame = frames_.back();
   const std::size_t base = frame.register_base;
@@ -359,11 +367,7 @@ void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executi
   } else if (any_tainted && !compares && in.dsts.size() == 1) {
     affine = propagate_affine(in, executing, result);
   }
-  for (std::size_t v = 0; v < kMaxSymbols; ++v) {
-    for (const std::uint64_t x : result.lane[v]) {
-      if (x != 0) result.symbols |= 1u << v;
-    }
-  }
+  result.symbols = nonzero_symbols(result);
   bool poisoned = false;
   if (!affine) {
     if (relevant) {
@@ -384,12 +388,7 @@ void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executi
         merged.lane[v][lane] = affine ? result.lane[v][lane] : 0;
       }
     }
-    merged.symbols = 0;
-    for (std::size_t v = 0; v < kMaxSymbols; ++v) {
-      for (const std::uint64_t x : merged.lane[v]) {
-        if (x != 0) merged.symbols |= 1u << v;
-      }
-    }
+    merged.symbols = nonzero_symbols(merged);
     const bool kept_poison = old != nullptr && old->poisoned && executing != 0xFFFFFFFFu;
     merged.poisoned = kept_poison || poisoned;
     if (poisoned) merged.symbols |= involved;
