@@ -159,6 +159,19 @@ const std::vector<FigureKey>& optional_figure_keys() {
       {"memory_gib", "device memory, GiB", false},
       {"memory_bandwidth_gbs", "peak device-memory bandwidth, GB/s", false},
       {"memory_bus_bits", "memory bus width, bits", true},
+      // The memory-aware model (docs/model.md#memory-aware-timing); latencies in core cycles, as a
+      // dependent chain of loads measures them (pointer chasing).
+      {"max_registers_per_block", "32-bit registers one block may use", true},
+      {"l1_cache_kib", "L1 data cache per SM at the default carve-out, KiB (0: global loads bypass L1)", false},
+      {"dram_latency_cycles", "global load that misses L2 (device memory), cycles", false},
+      {"l2_latency_cycles", "global load that hits L2, cycles", false},
+      {"l1_latency_cycles", "global load that hits L1, cycles", false},
+      {"shared_latency_cycles", "shared-memory load without bank conflict, cycles", false},
+      {"constant_latency_cycles", "constant-cache hit (all lanes one address), cycles", false},
+      {"texture_latency_cycles", "texture-cache hit, cycles", false},
+      {"shared_memory_banks", "shared-memory banks, 4 bytes wide each", true},
+      {"warp_schedulers_per_sm", "warp schedulers (dispatch units) per SM", true},
+      {"launch_overhead_us", "default t_p when no calibration gives one, microseconds", false},
   };
   return keys;
 }
