@@ -2,6 +2,8 @@
 //   kernel NAME        optional, before the first instruction
 //   tm CYCLES          optional default t_m, before the first instruction
 //   calc|load|store CYCLES
+//   load|store CYCLES SPACE [sectors=N|ways=N]   for the memory-aware model (docs/formats.md)
+//   bar [CYCLES]       a block barrier (__syncthreads)
 //   repeat COUNT|PARAMETER ... end      nestable; `end repeat` is accepted too
 //   # comments run to the end of the line
 #pragma once

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -95,15 +96,14 @@ class KpParser {
     const std::string_view keyword = words[0];
     if (keyword == "kernel" || keyword == "tm") return parse_header(keyword, words, line);
     seen_instruction_ = true;
-    if (keyword == "calc" || keyword == "load" || keyword == "store") {
-      const std::string usage = std::string(keyword) + " CYCLES";
-      expect_operands(words, 1, line, usage.c_str());
-      const OpKind kind = keyword == "calc" ? OpKind::calc
-                          : keyword == "load" ? OpKind::load
-                                              : OpKind::store;
-      const Millicycles duration = cycles_operand(words[1], line);
-      if (duration == 0) fail(line, std::string(keyword) + " duration must be positive");
-      program_.add(kind, duration, line);
+    if (keyword == "calc") {
+      expect_operands(words, 1, line, "calc CYCLES");
+      program_.add(OpKind::calc, positive_cycles(words[1], keyword, line), line);
+    } else if (keyword == "load" || keyword == "store") {
+      parse_access(keyword == "load" ? OpKind::load : OpKind::store, words, line);
+    } else if (keyword == "bar") {
+      if (words.size() > 2) fail(line, "unexpected extra operand: expected 'bar [CYCLES]'");
+      program_.add(OpKind::barrier, words.size() == 2 ? positive_cycles(words[1], keyword, line) : 1000, line);
     } else if (keyword == "repeat") {
       // The paper writes `repeat N times`; the trailing word is accepted.
       const bool paper_style = words.size() == 3 && words[2] == "times";
@@ -115,8 +115,48 @@ class KpParser {
       program_.end_repeat(line);
     } else {
       fail(line, "unknown keyword " + quote_for_message(keyword) +
-                     " (expected kernel, tm, calc, load, store, repeat or end)");
+                     " (expected kernel, tm, calc, load, store, bar, repeat or end)");
     }
+  }
+
+  Millicycles positive_cycles(std::string_view word, std::string_view keyword, int line) const {
+    const Millicycles duration = cycles_operand(word, line);
+    if (duration == 0) fail(line, std::string(keyword) + " duration must be positive");
+    return duration;
+  }
+
+  // load|store CYCLES [SPACE [sectors=N | ways=N]]
+  void parse_access(OpKind kind, const std::vector<std::string_view>& words, int line) {
+    const std::string usage = std::string(to_string(kind)) + " CYCLES [global|local|shared|const|tex [sectors=N|ways=N]]";
+    if (words.size() < 2 || words.size() > 4) {
+      fail(line, std::string(words.size() < 2 ? "missing operand" : "unexpected extra operand") + ": expected '" + usage + "'");
+    }
+    const Millicycles duration = positive_cycles(words[1], words[0], line);
+    if (words.size() == 2) return program_.add(kind, duration, line);
+    const std::optional<MemorySpace> space = memory_space_named(words[2]);
+    if (!space) fail(line, quote_for_message(words[2]) + " is not a memory space (global, local, shared, const, tex)");
+    std::int32_t transactions = 0;
+    if (words.size() == 4) {
+      const std::string_view key = counts_ways(*space) ? "ways=" : "sectors=";
+      if (words[3].substr(0, key.size()) != key) {
+        fail(line, quote_for_message(words[3]) + ": a " + std::string(words[2]) + " access takes " + std::string(key) + "N");
+      }
+      transactions = whole_count(words[3].substr(key.size()), words[3], line);
+    }
+    program_.add_access(kind, duration, *space, transactions, line);
+  }
+
+  std::int32_t whole_count(std::string_view digits, std::string_view word, int line) const {
+    std::int64_t value = 0;
+    for (const char c : digits) {
+      if (!std::isdigit(static_cast<unsigned char>(c)) || value > kMaxTransactions) break;
+      value = value * 10 + (c - '0');
+    }
+    const bool digits_only = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!digits_only || value < 1 || value > kMaxTransactions) {
+      fail(line, quote_for_message(word) + ": the count must be a whole number in [1, 2^30]");
+    }
+    return static_cast<std::int32_t>(value);
   }
 
   void parse_repeat(std::string_view word, int line) {

@@ -18,7 +18,13 @@ std::string to_kp(const Program& program) {
         ++depth;
         break;
       case OpKind::end: out += "end"; break;
-      default: out += std::string(to_string(op.kind)) + ' ' + format_cycles(op.duration); break;
+      default:
+        out += std::string(to_string(op.kind)) + ' ' + format_cycles(op.duration);
+        if (op.space != MemorySpace::unspecified) {
+          out += ' ' + std::string(to_string(op.space));
+          if (op.transactions > 0) out += (counts_ways(op.space) ? " ways=" : " sectors=") + std::to_string(op.transactions);
+        }
+        break;
     }
     out += '\n';
   }

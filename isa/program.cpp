@@ -13,15 +13,37 @@ const char* to_string(OpKind kind) {
     case OpKind::calc: return "calc";
     case OpKind::load: return "load";
     case OpKind::store: return "store";
+    case OpKind::barrier: return "bar";
     case OpKind::repeat: return "repeat";
     case OpKind::end: return "end";
   }
   return "?";
 }
 
+const char* to_string(MemorySpace space) {
+  switch (space) {
+    case MemorySpace::unspecified: return "";
+    case MemorySpace::global: return "global";
+    case MemorySpace::local: return "local";
+    case MemorySpace::shared: return "shared";
+    case MemorySpace::constant: return "const";
+    case MemorySpace::texture: return "tex";
+  }
+  return "?";
+}
+
+std::optional<MemorySpace> memory_space_named(std::string_view word) {
+  for (const MemorySpace space : {MemorySpace::global, MemorySpace::local, MemorySpace::shared, MemorySpace::constant,
+                                  MemorySpace::texture}) {
+    if (word == to_string(space)) return space;
+  }
+  return std::nullopt;
+}
+
 bool Op::same_meaning(const Op& other) const {
   return kind == other.kind && duration == other.duration && count == other.count &&
-         count_parameter == other.count_parameter && partner == other.partner;
+         count_parameter == other.count_parameter && partner == other.partner && space == other.space &&
+         transactions == other.transactions;
 }
 
 void Program::fail(int line, const std::string& what) const {
@@ -29,10 +51,23 @@ void Program::fail(int line, const std::string& what) const {
 }
 
 void Program::add(OpKind kind, Millicycles duration, int line) {
-  if (!is_instruction(kind)) fail(line, "internal: add() takes calc, load or store");
+  if (!is_instruction(kind)) fail(line, "internal: add() takes calc, load, store or bar");
   if (duration <= 0) fail(line, std::string(to_string(kind)) + " duration must be positive");
   if (duration > kMaxDuration) fail(line, "duration above the limit of 10^9 cycles");
+  annotated_ = annotated_ || kind == OpKind::barrier;
   ops_.push_back(Op{kind, duration, 0, {}, 0, line});
+}
+
+void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line) {
+  if (!is_memory(kind)) fail(line, "internal: add_access() takes load or store");
+  if (transactions < 0 || transactions > kMaxTransactions) {
+    fail(line, std::string(counts_ways(space) ? "ways" : "sectors") + " must be in [1, " +
+                   std::to_string(kMaxTransactions) + "]");
+  }
+  add(kind, duration, line);
+  ops_.back().space = space;
+  ops_.back().transactions = transactions;
+  annotated_ = annotated_ || space != MemorySpace::unspecified;
 }
 
 void Program::push_repeat(Op op) {
@@ -147,6 +182,7 @@ DynamicCounts Program::dynamic_counts() const {
       }
       case OpKind::end: --depth; break;
       case OpKind::calc:
+      case OpKind::barrier:
         add_checked(counts.calcs, 1);
         add_checked(counts.calc_time, op.duration);
         break;

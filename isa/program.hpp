@@ -7,17 +7,31 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "isa/time.hpp"
 
 namespace warpsim::isa {
 
-enum class OpKind : std::uint8_t { calc, load, store, repeat, end };
+// barrier: `bar.sync` / __syncthreads (docs/model.md#barriers); a calc of its duration under the
+// paper's model.
+enum class OpKind : std::uint8_t { calc, load, store, barrier, repeat, end };
 
-inline bool is_instruction(OpKind kind) { return kind <= OpKind::store; }
+inline bool is_instruction(OpKind kind) { return kind <= OpKind::barrier; }
 inline bool is_memory(OpKind kind) { return kind == OpKind::load || kind == OpKind::store; }
 const char* to_string(OpKind kind);
+
+// Where a memory instruction goes, for the memory-aware model. `unspecified` is the paper's
+// unannotated load/store; the paper's model times `global` ones the same way and every other space
+// as a calc of the instruction's duration (its rule: calc periods end only at global accesses).
+enum class MemorySpace : std::uint8_t { unspecified, global, local, shared, constant, texture };
+const char* to_string(MemorySpace space);
+// "global", ...; nullopt for any other word.
+std::optional<MemorySpace> memory_space_named(std::string_view word);
+// Shared and constant accesses are priced by `ways` (passes: bank-conflict degree, or distinct
+// addresses); the others by 32-byte `sectors`.
+inline bool counts_ways(MemorySpace space) { return space == MemorySpace::shared || space == MemorySpace::constant; }
 
 struct Op {
   OpKind kind = OpKind::calc;
@@ -26,8 +40,14 @@ struct Op {
   std::string count_parameter;  // repeat: parameter name, empty when the count is literal
   std::uint32_t partner = 0;    // repeat <-> its end, as indices into ops()
   int line = 0;                 // source line, 0 when built in code
+  MemorySpace space = MemorySpace::unspecified;  // load/store
+  std::int32_t transactions = 0;  // load/store with a space: sectors or ways (counts_ways); 0 unknown
 
   bool same_meaning(const Op& other) const;  // equal, ignoring source lines
+  // Whether the paper's model times it as a memory instruction (else as a calc of its duration).
+  bool is_paper_memory() const {
+    return is_memory(kind) && (space == MemorySpace::unspecified || space == MemorySpace::global);
+  }
 };
 
 using ParameterValues = std::map<std::string, std::int64_t, std::less<>>;
@@ -44,6 +64,7 @@ struct DynamicCounts {
 
 inline constexpr int kMaxLoopDepth = 64;
 inline constexpr std::int64_t kMaxLoopCount = std::int64_t{1} << 40;
+inline constexpr std::int32_t kMaxTransactions = std::int32_t{1} << 30;
 
 class Program {
  public:
@@ -60,6 +81,9 @@ class Program {
 
   // Building, in program order. Each throws InputError (at `line`) on a malformed program.
   void add(OpKind kind, Millicycles duration, int line = 0);
+  // A load or store annotated for the memory-aware model: its space and its sectors or ways
+  // (0: unknown).
+  void add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line = 0);
   void begin_repeat(std::int64_t count, int line = 0);
   void begin_repeat(std::string parameter, int line = 0);
   void end_repeat(int line = 0);
@@ -74,6 +98,8 @@ class Program {
   // Parameter names used as loop counts, sorted, each once.
   std::vector<std::string> parameters() const;
   bool is_bound() const;
+  // Whether any instruction carries what only the memory-aware model reads (a space, a barrier).
+  bool has_memory_annotations() const { return annotated_; }
 
   // A copy with every parameter replaced by its value. Throws InputError for a parameter without
   // a value, a value given for a name the program does not use, and negative or huge counts.
@@ -94,6 +120,7 @@ class Program {
   std::vector<Op> ops_;
   std::vector<std::uint32_t> open_repeats_;
   int max_loop_depth_ = 0;
+  bool annotated_ = false;
 };
 
 }  // namespace warpsim::isa
