@@ -12,8 +12,9 @@ std::ostream& operator<<(std::ostream& out, const CoreEvent& event) {
 }
 
 CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
-                         std::vector<CoreEvent>* events, bool fast_forward)
-    : tm_(tm), events_(events), fast_forward_(fast_forward && events == nullptr) {
+                         std::vector<CoreEvent>* events, bool fast_forward, const MemoryTiming* memory,
+                         BarrierLayout barriers)
+    : tm_(tm), events_(events), memory_(memory), fast_forward_(fast_forward && events == nullptr) {
   bool long_loop = false;
   std::size_t loop_slots = 0;
   warps_.resize(programs.size());
@@ -23,10 +24,16 @@ CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicyc
     warps_[w].loop_base = loop_slots;
     loop_slots += static_cast<std::size_t>(programs[w]->max_loop_depth());
     long_loop = long_loop || programs[w]->max_loop_count() >= kShortestLoopWorthSkipping;
+    warps_[w].block = static_cast<std::uint32_t>(barriers.block_of(static_cast<std::int64_t>(w)));
+    if (warps_[w].block >= blocks_.size()) blocks_.resize(warps_[w].block + 1);
+    ++blocks_[warps_[w].block].warps;
   }
   loops_left_.resize(loop_slots);
   loop_ids_.resize(loop_slots);
-  for (Warp& warp : warps_) settle(warp);
+  for (Warp& warp : warps_) {
+    settle(warp);
+    if (warp.pc == warp.size) ++blocks_[warp.block].finished;
+  }
   fast_forward_ = fast_forward_ && long_loop;
 }
 
@@ -59,10 +66,39 @@ void CorePackage::record(std::size_t warp, OpKind kind, Millicycles issue, Milli
   events_->push_back({static_cast<std::uint32_t>(warp), kind, issue, issue_end, end});
 }
 
+bool CorePackage::arrive(std::size_t index) {
+  Warp& warp = warps_[index];
+  Block& block = blocks_[warp.block];
+  ++block.arrived;
+  warp.at_barrier = true;
+  release_if_complete(block, warp.block);
+  return warp.at_barrier;
+}
+
+void CorePackage::release_if_complete(Block& block, std::uint32_t id) {
+  if (block.arrived == 0 || block.arrived + block.finished < block.warps) return;
+  block.arrived = 0;
+  for (Warp& w : warps_) {
+    if (w.block == id) w.at_barrier = false;
+  }
+}
+
+Millicycles CorePackage::issue_priced(std::size_t index, const isa::Op& op, Millicycles& now) {
+  const AccessCost cost = price_access(op, *memory_);
+  Millicycles end = now + cost.latency;
+  if (cost.dram > 0) {  // queued on the package's share of DRAM bandwidth
+    dram_free_ = std::max(dram_free_, now) + cost.dram;
+    end = std::max(end, dram_free_);
+  }
+  if (events_) record(index, op.kind, now, now + cost.issue, end);
+  now += cost.issue;
+  return end;
+}
+
 bool CorePackage::visit(std::size_t index) {
   Warp& warp = warps_[index];
   now_ = std::max(now_, warp.loads_done);  // Algorithm 2, line 13, for every warp visited
-  if (warp.pc == warp.size) return false;
+  if (warp.pc == warp.size || warp.at_barrier) return false;
   visit_start_ = now_;
   // The clock and the visit's ends live in locals while it runs, written back as it returns: the
   // compiler cannot keep members in registers across the writes into the warp's state.
@@ -72,20 +108,36 @@ bool CorePackage::visit(std::size_t index) {
     visit_loads_end_ = loads_end;
     visit_transactions_end_ = transactions_end;
     latest_transaction_end_ = std::max(latest_transaction_end_, transactions_end);
+    if (warp.pc == warp.size) {
+      Block& block = blocks_[warp.block];
+      ++block.finished;
+      release_if_complete(block, warp.block);
+    }
     return issued;
   };
   for (;;) {
     const isa::Op& op = warp.ops[warp.pc];
     ++warp.pc;
     settle(warp);
-    if (op.kind == OpKind::calc) {
+    const bool priced = memory_ != nullptr && op.space != isa::MemorySpace::unspecified;
+    if (op.kind == OpKind::calc || (memory_ == nullptr && !op.is_paper_memory())) {
+      // The paper's model: a barrier and a non-global access are calcs of their duration.
+      if (events_) record(index, OpKind::calc, now, now + op.duration, now + op.duration);
+      now += op.duration;
+    } else if (op.kind == OpKind::barrier) {
       if (events_) record(index, op.kind, now, now + op.duration, now + op.duration);
       now += op.duration;
+      if (arrive(index)) return finish(true);
     } else {
-      const Millicycles end = now + std::max(op.duration, tm_);
-      if (events_) record(index, op.kind, now, now + tm_, end);
+      Millicycles end = 0;
+      if (priced) {
+        end = issue_priced(index, op, now);
+      } else {
+        end = now + std::max(op.duration, tm_);
+        if (events_) record(index, op.kind, now, now + tm_, end);
+        now += tm_;
+      }
       transactions_end = std::max(transactions_end, end);
-      now += tm_;
       if (op.kind == OpKind::load) {
         warp.loads_done = std::max(warp.loads_done, end);
         loads_end = std::max(loads_end, end);
@@ -113,12 +165,15 @@ void CorePackage::take_snapshot(PackageSnapshot& into) const {
     add(static_cast<std::int64_t>(warp.pc));
     add(static_cast<std::int64_t>(warp.loop_depth));
     add(ahead(warp.loads_done));
+    add(warp.at_barrier ? 1 : 0);
     const auto first = static_cast<std::ptrdiff_t>(warp.loop_base);
     const auto last = first + static_cast<std::ptrdiff_t>(warp.loop_depth);
     into.counters.insert(into.counters.end(), loops_left_.begin() + first, loops_left_.begin() + last);
     into.loop_ids.insert(into.loop_ids.end(), loop_ids_.begin() + first, loop_ids_.begin() + last);
   }
   add(ahead(latest_transaction_end_));
+  add(ahead(dram_free_));
+  for (const Block& block : blocks_) add(block.arrived);
   into.hash = hash;
 }
 
@@ -145,6 +200,7 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
     }
   }
   if (latest_transaction_end_ > now_) latest_transaction_end_ += shift;
+  if (dram_free_ > now_) dram_free_ += shift;
   now_ += shift;
   periods_skipped_ += periods;
   return periods;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "isa/program.hpp"
+#include "sim/core/memory_timing.hpp"
 
 namespace warpsim::sim::core {
 
@@ -59,8 +60,11 @@ class CorePackage {
   // into `events` when it is not null.
   // Steady-state fast-forward is allowed only when no events are recorded (a skipped period
   // has no events) and `fast_forward` is set.
+  // `memory` set: the memory-aware model prices annotated accesses and `bar` holds a warp until
+  // the other warps of its block (`barriers`) arrive; null: the paper's model.
   CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
-              std::vector<CoreEvent>* events, bool fast_forward = true);
+              std::vector<CoreEvent>* events, bool fast_forward = true, const MemoryTiming* memory = nullptr,
+              BarrierLayout barriers = {});
 
   std::size_t warp_count() const { return warps_.size(); }
   bool finished(std::size_t warp) const { return warps_[warp].pc == warps_[warp].size; }
@@ -74,6 +78,7 @@ class CorePackage {
   // Selects `warp`: it waits for its own loads, then issues until it yields after a run of loads
   // or its program ends. Returns whether it issued anything.
   bool visit(std::size_t warp);
+  bool waiting_at_barrier(std::size_t warp) const { return warps_[warp].at_barrier; }
   // The latest visit that issued. Inline: returned through memory, its fields stalled the
   // caller's wider reads.
   Visit last_visit() const {
@@ -101,9 +106,22 @@ class CorePackage {
     std::size_t loop_depth = 0;   // open loops, innermost last
     std::uint64_t loops_entered = 0;
     Millicycles loads_done = 0;   // completion of its latest-finishing load
+    std::uint32_t block = 0;      // its barrier group
+    bool at_barrier = false;      // arrived at a barrier the rest of its block has not reached
+  };
+  // A block's warps on this package, for barriers.
+  struct Block {
+    std::int64_t warps = 0;
+    std::int64_t arrived = 0;   // at the current barrier
+    std::int64_t finished = 0;  // warps done: they count as arrived (CUDA: exited threads do)
   };
 
   void settle(Warp& warp);  // moves pc over loop markers to the next instruction
+  // The warp arrived at a barrier; returns whether it must wait for the rest of its block.
+  bool arrive(std::size_t warp);
+  void release_if_complete(Block& block, std::uint32_t id);
+  // A memory instruction under the memory-aware model: returns its completion time.
+  Millicycles issue_priced(std::size_t warp, const isa::Op& op, Millicycles& now);
   void record(std::size_t warp, isa::OpKind kind, Millicycles issue, Millicycles issue_end, Millicycles end);  // events_ set
 
   std::vector<Warp> warps_;
@@ -118,6 +136,9 @@ class CorePackage {
   Millicycles visit_loads_end_ = 0;
   Millicycles visit_transactions_end_ = 0;
   std::vector<CoreEvent>* events_;
+  const MemoryTiming* memory_;
+  std::vector<Block> blocks_;
+  Millicycles dram_free_ = 0;  // when the package's DRAM share is next free
   bool fast_forward_;
   std::int64_t periods_skipped_ = 0;
 };

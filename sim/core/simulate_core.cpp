@@ -13,14 +13,19 @@ namespace {
 // max(d, t_m) <= d + t_m after an issue, so T_c <= sum over warps of (calc + memory + n * t_m).
 class Bounds {
  public:
-  explicit Bounds(Millicycles tm) : tm_(tm) {
+  explicit Bounds(Millicycles tm, const MemoryTiming* memory = nullptr) : tm_(tm), memory_(memory) {
     if (tm < 0 || tm > isa::kMaxDuration) throw InputError("t_m must be in [0, 10^9] cycles");
   }
   // `warps` more warps that run `program`, whose dynamic counts are `counts`.
   void add(const isa::Program& program, const isa::DynamicCounts& counts, std::int64_t warps) {
-    visit_engine_ = visit_engine_ && suits_visit_engine(program, counts);
+    const bool priced = memory_ != nullptr && program.has_memory_annotations();
+    visit_engine_ = visit_engine_ && !priced && suits_visit_engine(program, counts);
     Millicycles front_end = 0, warp_bound = 0, instructions = 0;
+    // Priced accesses: each costs at most its issue, latency and DRAM time (a wait for the DRAM
+    // queue is bounded by the other warps' DRAM time, counted in theirs).
+    const Millicycles priced_bound = priced ? priced_access_bound(program) : 0;
     if (__builtin_mul_overflow(counts.loads + counts.stores, tm_, &front_end) ||
+        __builtin_add_overflow(front_end, priced_bound, &front_end) ||
         __builtin_add_overflow(counts.calc_time, counts.memory_duration, &warp_bound) ||
         __builtin_add_overflow(warp_bound, front_end, &warp_bound) ||
         __builtin_mul_overflow(warp_bound, warps, &warp_bound) ||
@@ -41,7 +46,34 @@ class Bounds {
   }
 
  private:
+  // Sum over the dynamic instruction stream of every priced access's issue + latency + DRAM time.
+  Millicycles priced_access_bound(const isa::Program& program) const {
+    std::vector<std::int64_t> multipliers{1};
+    Millicycles total = 0;
+    for (const isa::Op& op : program.ops()) {
+      if (op.kind == isa::OpKind::repeat) {
+        std::int64_t m = 0;
+        if (__builtin_mul_overflow(multipliers.back(), op.count, &m)) overflow();
+        multipliers.push_back(m);
+      } else if (op.kind == isa::OpKind::end) {
+        multipliers.pop_back();
+      } else if (isa::is_memory(op.kind) && op.space != isa::MemorySpace::unspecified) {
+        const AccessCost c = price_access(op, *memory_);
+        Millicycles one = 0, all = 0;
+        if (__builtin_add_overflow(c.issue, c.latency, &one) || __builtin_add_overflow(one, c.dram, &one) ||
+            __builtin_mul_overflow(one, multipliers.back(), &all) || __builtin_add_overflow(total, all, &total)) {
+          overflow();
+        }
+      }
+    }
+    return total;
+  }
+  [[noreturn]] static void overflow() {
+    throw InputError("simulation too large: its time or instruction count overflows 64 bits");
+  }
+
   Millicycles tm_;
+  const MemoryTiming* memory_;
   std::int64_t instructions_ = 0;
   Millicycles time_ = 0;
   bool visit_engine_ = true;
@@ -53,7 +85,7 @@ bool use_visit_engine(const CoreOptions& options, bool programs_suit) {
 }
 
 Millicycles run_core_package(std::span<const isa::Program* const> programs, Millicycles tm, const CoreOptions& options) {
-  CorePackage package(programs, tm, options.events, options.fast_forward);
+  CorePackage package(programs, tm, options.events, options.fast_forward, options.memory, options.barriers);
   (options.policy ? *options.policy : strict_round_robin()).run(package);
   if (options.periods_skipped) *options.periods_skipped = package.periods_skipped();
   return package.finish_time();
@@ -79,7 +111,7 @@ Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicy
     throw InputError("more than " + std::to_string(kMaxWarpsPerCorePackage) +
                      " warps on one core package");
   }
-  Bounds bounds(tm);
+  Bounds bounds(tm, options.memory);
   for (std::size_t w = 0; w < programs.size();) {  // warps often share a program: count each run once
     std::size_t same = w + 1;
     while (same < programs.size() && programs[same] == programs[w]) ++same;
@@ -108,7 +140,7 @@ Millicycles CoreSimulator::run(std::int64_t warps) {
     throw InputError("warps per core package must be in [0, " +
                      std::to_string(kMaxWarpsPerCorePackage) + "]");
   }
-  Bounds bounds(tm_);
+  Bounds bounds(tm_, options_.memory);
   bounds.add(program_, counts_, warps);
   if (use_visit_engine(options_, bounds.check(options_.max_warp_instructions))) {
     if (options_.periods_skipped) *options_.periods_skipped = 0;

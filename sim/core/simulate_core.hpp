@@ -26,6 +26,10 @@ struct CoreOptions {
   // The visit engine (visit_list.hpp, exact) for short programs in strict round robin without
   // events; off only to cross-check it.
   bool visit_engine = true;
+  // The memory-aware model (docs/model.md): annotated accesses priced by `memory`, barriers held
+  // per block of `barriers`. Null: the paper's model, which ignores annotations.
+  const MemoryTiming* memory = nullptr;
+  BarrierLayout barriers = {};
 };
 
 // All `warps` warps run `program` (the paper's case). Throws InputError when the program is not

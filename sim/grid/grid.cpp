@@ -36,6 +36,7 @@ void plan_grid(const gpus::Profile& gpu, const Launch& launch, GridPlan& plan) {
   const bool all_fit = !__builtin_mul_overflow(plan.blocks_per_sm, plan.warps_per_block, &warps) && warps <= gpu.max_warps_per_sm;
   const std::int64_t fit_by_warps = all_fit ? plan.blocks_per_sm : gpu.max_warps_per_sm / plan.warps_per_block;
   plan.active_blocks_per_sm = std::min(fit_by_warps, gpu.max_blocks_per_sm);
+  if (launch.resident_blocks_limit > 0) plan.active_blocks_per_sm = std::min(plan.active_blocks_per_sm, launch.resident_blocks_limit);
   if (plan.active_blocks_per_sm < 1) throw InputError("no block of this launch fits on an SM");
   plan.warps_per_core_package =
       ceil_div(plan.active_blocks_per_sm * plan.warps_per_block, plan.core_packages_per_sm);

@@ -26,6 +26,9 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 struct Launch {
   std::int64_t blocks = 0;             // N_b
   std::int64_t threads_per_block = 0;  // N_t
+  // Blocks per SM that registers and shared memory allow (sim/occupancy); 0: no such limit (the
+  // paper's model counts warps and blocks only).
+  std::int64_t resident_blocks_limit = 0;
 
   bool operator==(const Launch&) const = default;
 };

@@ -1,0 +1,48 @@
+#include "sim/grid/memory_defaults.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "isa/input_error.hpp"
+
+namespace warpsim::sim::grid {
+namespace {
+
+double figure(const gpus::Profile& gpu, const char* key) {
+  const auto it = gpu.figures.find(key);
+  if (it == gpu.figures.end()) {
+    throw InputError(gpu.source + ": the memory-aware model needs '" + key + "' in profile " + gpu.id +
+                     " (docs/profiles.md), or use --model paper");
+  }
+  return it->second;
+}
+
+isa::Millicycles cycles(double value) { return static_cast<isa::Millicycles>(std::llround(value * 1000)); }
+
+}  // namespace
+
+isa::Millicycles default_issue_per_transaction(const gpus::Profile& gpu) { return gpu.core_packages_per_sm() * 1000; }
+
+double cache_hit_rate(double cache_bytes, double working_set_bytes) {
+  if (working_set_bytes <= 0) return 0;
+  return std::min(1.0, cache_bytes / working_set_bytes);
+}
+
+core::MemoryTiming memory_timing(const gpus::Profile& gpu, const Launch& launch, const GridPlan& plan,
+                                 isa::Millicycles issue_per_transaction, double working_set_bytes) {
+  core::MemoryTiming t;
+  t.issue_per_transaction = issue_per_transaction;
+  const double l2_hits = cache_hit_rate(figure(gpu, "l2_cache_kib") * 1024, working_set_bytes);
+  t.global_latency = cycles(l2_hits * figure(gpu, "l2_latency_cycles") + (1 - l2_hits) * figure(gpu, "dram_latency_cycles"));
+  t.dram_fraction = 1 - l2_hits;
+  t.shared_latency = cycles(figure(gpu, "shared_latency_cycles"));
+  t.constant_latency = cycles(figure(gpu, "constant_latency_cycles"));
+  // GB/s over MHz is bytes per cycle for the whole GPU; each SM with blocks gets an equal share.
+  const double bytes_per_cycle = figure(gpu, "memory_bandwidth_gbs") * 1e3 / gpu.clock_mhz;
+  const auto sms_busy = static_cast<double>(std::min(gpu.sm_count, launch.blocks));
+  const double package_bytes_per_cycle = bytes_per_cycle / sms_busy / static_cast<double>(plan.core_packages_per_sm);
+  t.dram_per_sector = static_cast<isa::Millicycles>(std::ceil(32.0 / package_bytes_per_cycle * 1000));
+  return t;
+}
+
+}  // namespace warpsim::sim::grid

@@ -1,0 +1,25 @@
+// The memory-aware model's constants for one launch on one GPU, from the profile's figures
+// (docs/model.md, "Memory-aware timing"; each figure's source is in the profile).
+#pragma once
+
+#include "gpus/profile.hpp"
+#include "sim/core/memory_timing.hpp"
+#include "sim/grid/grid.hpp"
+
+namespace warpsim::sim::grid {
+
+// The front end's default t_m under the memory-aware model: the SM's L1/shared pipeline serves one
+// 128-byte line (or one shared-memory pass) per cycle, shared by its N_cp core packages.
+isa::Millicycles default_issue_per_transaction(const gpus::Profile& gpu);
+
+// Per-access prices for `launch` (planned as `plan`): latencies from the profile, DRAM bandwidth
+// split evenly over the SMs that have blocks and their core packages, L2 hits estimated from
+// `working_set_bytes` (0: unknown, no hits). Throws InputError naming a missing profile figure.
+core::MemoryTiming memory_timing(const gpus::Profile& gpu, const Launch& launch, const GridPlan& plan,
+                                 isa::Millicycles issue_per_transaction, double working_set_bytes = 0);
+
+// L2 hit rate of reused data: 1 while the working set fits, else the random-access rate C/m
+// (seed 004, eq. 9).
+double cache_hit_rate(double cache_bytes, double working_set_bytes);
+
+}  // namespace warpsim::sim::grid
