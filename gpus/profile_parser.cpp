@@ -162,7 +162,7 @@ const std::vector<FigureKey>& optional_figure_keys() {
       // The memory-aware model (docs/model.md#memory-aware-timing); latencies in core cycles, as a
       // dependent chain of loads measures them (pointer chasing).
       {"max_registers_per_block", "32-bit registers one block may use", true},
-      {"l1_cache_kib", "L1 data cache per SM at the default carve-out, KiB (0: global loads bypass L1)", false},
+      {"l1_cache_kib", "L1 data cache per SM left at the largest shared carve-out, KiB (0: global loads bypass L1 by default)", false},
       {"dram_latency_cycles", "global load that misses L2 (device memory), cycles", false},
       {"l2_latency_cycles", "global load that hits L2, cycles", false},
       {"l1_latency_cycles", "global load that hits L1, cycles", false},

@@ -24,6 +24,50 @@ TEST(Profiles, BuiltInSetHasThePaperGpusAndCurrentOnes) {
   EXPECT_GE(ids.size(), 12u);
 }
 
+// The 11 GPUs of shared/data/measured/gpus.csv: the profile's name is the data set's `gpu` string,
+// so measurements join on it.
+TEST(Profiles, BuiltInSetHasTheMeasuredDataSetGpus) {
+  const std::pair<const char*, const char*> measured[] = {
+      {"gtx680", "GeForce GTX 680"},         {"gtx750", "GeForce GTX 750"},
+      {"gtx970", "GeForce GTX 970"},         {"gtx980", "GeForce GTX 980"},
+      {"quadro_k5200", "Quadro K5200"},      {"tesla_k20c", "Tesla K20c"},
+      {"tesla_k40c", "Tesla K40c"},          {"gtx_titan", "GeForce GTX TITAN"},
+      {"gtx_titan_black", "GeForce GTX TITAN Black"}, {"gtx_titan_x", "GeForce GTX TITAN X"},
+      {"p100_sxm2", "Tesla P100-SXM2-16GB"}};
+  for (const auto& [id, name] : measured) EXPECT_EQ(load_profile(id).name, name) << id;
+  EXPECT_EQ(builtin_profile_ids().size(), 25u);
+}
+
+// What the memory-aware model needs: every built-in profile carries each of these figures, and
+// names a source for each.
+TEST(Profiles, EveryProfileHasTheMemoryModelFiguresWithSources) {
+  const char* needed[] = {"dram_latency_cycles", "l2_latency_cycles",
+                          "l1_latency_cycles", "shared_latency_cycles", "constant_latency_cycles",
+                          "texture_latency_cycles", "l1_cache_kib", "shared_memory_banks",
+                          "warp_schedulers_per_sm", "launch_overhead_us", "max_registers_per_block"};
+  for (const std::string& id : builtin_profile_ids()) {
+    const Profile gpu = load_profile(id);
+    for (const std::string figure : needed) {
+      EXPECT_TRUE(gpu.figures.count(figure)) << id << " lacks " << figure;
+      EXPECT_TRUE(gpu.sources.count(figure)) << id << " gives no source for " << figure;
+    }
+    if (gpu.figures.count("shared_memory_banks")) {
+      EXPECT_EQ(gpu.figures.at("shared_memory_banks"), 32) << id;
+    }
+    if (gpu.figures.count("warp_schedulers_per_sm")) {
+      const double schedulers = gpu.figures.at("warp_schedulers_per_sm");
+      EXPECT_TRUE(schedulers == 2 || schedulers == 4) << id;
+    }
+    // Latencies are ordered as the hierarchy is: L1 and shared below L2, L2 below DRAM.
+    if (gpu.figures.count("dram_latency_cycles") && gpu.figures.count("l2_latency_cycles") &&
+        gpu.figures.count("l1_latency_cycles")) {
+      EXPECT_LT(gpu.figures.at("l2_latency_cycles"), gpu.figures.at("dram_latency_cycles")) << id;
+      EXPECT_LT(gpu.figures.at("l1_latency_cycles"), gpu.figures.at("l2_latency_cycles")) << id;
+      EXPECT_LT(gpu.figures.at("shared_latency_cycles"), gpu.figures.at("l2_latency_cycles")) << id;
+    }
+  }
+}
+
 TEST(Profiles, EveryProfileLoadsValidatesAndCitesEachFigure) {
   for (const std::string& id : builtin_profile_ids()) {
     const Profile gpu = load_profile(id);
