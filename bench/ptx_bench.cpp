@@ -67,7 +67,7 @@ void LowerAndSimulate(benchmark::State& state, const std::string& file, const st
   for (auto _ : state) {
     const ptx::LoweredKernel lowered = ptx::lower_kernel(module, options);
     classes = lowered.emulated_classes;
-    benchmark::DoNotOptimize(sim::workload::time_lowered_kernel(gpu, launch, 5.0, 31'000, lowered).cycles);
+    benchmark::DoNotOptimize(sim::workload::time_lowered_kernel(gpu, launch, 5.0, 31'000, lowered, sim::workload::TimingModel::paper).cycles);
   }
   state.counters["classes"] = static_cast<double>(classes);
   state.counters["warps"] = static_cast<double>(grid.count() * ((block.count() + 31) / 32));

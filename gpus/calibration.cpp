@@ -17,6 +17,8 @@ Calibration resolve_calibration(const Profile& gpu, std::string_view kernel,
     chosen.tp_us = *given.tp_us;
   } else if (stored) {
     chosen.tp_us = stored->tp_us;
+  } else if (given.default_tp_us) {
+    chosen.tp_us = *given.default_tp_us;
   } else {
     throw missing("t_p", "--tp US");
   }
@@ -26,6 +28,8 @@ Calibration resolve_calibration(const Profile& gpu, std::string_view kernel,
     chosen.tm = stored->tm;
   } else if (program_tm) {
     chosen.tm = *program_tm;
+  } else if (given.default_tm) {
+    chosen.tm = *given.default_tm;
   } else {
     throw missing("t_m", "--tm CYCLES");
   }

@@ -77,6 +77,10 @@ struct CalibrationChoice {
   std::optional<double> tp_us = std::nullopt;
   std::optional<isa::Millicycles> tm = std::nullopt;
   std::vector<std::optional<isa::Millicycles>> memory_durations = {};  // over the profile's
+  // Used when neither the choice nor the profile's calibration gives t_p or t_m (the memory-aware
+  // model's defaults from the profile).
+  std::optional<double> default_tp_us = std::nullopt;
+  std::optional<isa::Millicycles> default_tm = std::nullopt;
 };
 
 inline constexpr std::size_t kMaxCalibratedDurations = 64;

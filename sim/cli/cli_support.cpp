@@ -101,6 +101,10 @@ void add_program_options(po::options_description& options) {
        "or C++ name (nvcc -G builds only); see `warpsim lower --help`")
       ("max-instructions", po::value<std::string>(),
        "limit on simulated warp-instructions per core package (default 2^32)")
+      ("model", po::value<std::string>()->default_value("memory"),
+       "memory: price annotated accesses from the GPU profile, barriers, occupancy (docs/model.md); paper: the paper's "
+       "Algorithms 1-3 exactly (every global load costs t_m and its d_i; a program without annotations times the same "
+       "under both)")
       ("timeline", po::value<std::string>(), "write the core package's per-warp timeline as SVG to FILE")
       ("trace", po::value<std::string>(), "write its events as a Chrome trace (Perfetto) JSON to FILE");
 }
@@ -125,6 +129,10 @@ gpus::CalibrationChoice calibration_choice(const po::variables_map& values) {
   return given;
 }
 
+sim::workload::TimingModel timing_model(const po::variables_map& values) {
+  return sim::workload::parse_timing_model(values["model"].as<std::string>());
+}
+
 sim::core::CoreOptions core_options(const po::variables_map& values) {
   sim::core::CoreOptions options;
   if (values.count("max-instructions")) {
@@ -135,18 +143,19 @@ sim::core::CoreOptions core_options(const po::variables_map& values) {
 }
 
 void write_requested_views(const po::variables_map& values, const isa::Program& program, std::int64_t warps,
-                           isa::Millicycles tm, const std::string& title) {
+                           isa::Millicycles tm, const std::string& title, const sim::core::CoreOptions& engine) {
   if (!values.count("timeline") && !values.count("trace")) return;
-  write_requested_views(values, std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &program), tm, title);
+  write_requested_views(values, std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &program), tm, title,
+                        engine);
 }
 
 void write_requested_views(const po::variables_map& values, const std::vector<const isa::Program*>& programs,
-                           isa::Millicycles tm, const std::string& title) {
+                           isa::Millicycles tm, const std::string& title, const sim::core::CoreOptions& engine) {
   if (!values.count("timeline") && !values.count("trace")) return;
   sim::report::TimelineRun run;
   run.title = title;
   run.warps = programs.size();
-  sim::core::CoreOptions options = core_options(values);
+  sim::core::CoreOptions options = engine;
   options.events = &run.events;
   run.total = sim::core::simulate_core(programs, tm, options);
   if (values.count("timeline")) write_output(sim::report::render_timeline_svg(run), values["timeline"].as<std::string>());

@@ -9,6 +9,7 @@
 #include "gpus/profile.hpp"
 #include "isa/program.hpp"
 #include "sim/core/simulate_core.hpp"
+#include "sim/workload/timing_model.hpp"
 
 namespace warpsim::cli {
 
@@ -56,14 +57,17 @@ gpus::CalibrationChoice calibration_choice(const po::variables_map& values);
 
 // Engine options from those options (the instruction limit).
 sim::core::CoreOptions core_options(const po::variables_map& values);
+// --model (add_program_options adds it).
+sim::workload::TimingModel timing_model(const po::variables_map& values);
 
 // When --timeline FILE.svg or --trace FILE.json was given (add_program_options adds them),
-// simulates `warps` warps of the program once more with events recorded and writes the views.
+// simulates `warps` warps of the program once more with events recorded (with `engine`'s model)
+// and writes the views.
 void write_requested_views(const po::variables_map& values, const isa::Program& program, std::int64_t warps,
-                           isa::Millicycles tm, const std::string& title);
+                           isa::Millicycles tm, const std::string& title, const sim::core::CoreOptions& engine);
 // The same for a core package whose warps run the given programs, one each.
 void write_requested_views(const po::variables_map& values, const std::vector<const isa::Program*>& programs,
-                           isa::Millicycles tm, const std::string& title);
+                           isa::Millicycles tm, const std::string& title, const sim::core::CoreOptions& engine);
 
 // Writes the complete output: to stdout, or to `path` through a temporary file renamed when
 // complete, so no partial file is ever presented as complete.

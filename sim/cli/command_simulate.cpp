@@ -76,13 +76,15 @@ int run_simulate(const Args& args) {
   const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
   const sim::grid::Launch launch{sim::grid::parse_dimensions(v["grid"].as<std::string>(), "--grid"),
                                  sim::grid::parse_dimensions(v["block"].as<std::string>(), "--block")};
-  const gpus::CalibrationChoice given = calibration_choice(v);
+  const sim::workload::TimingModel model = timing_model(v);
+  const gpus::CalibrationChoice given = sim::workload::with_model_defaults(gpu, calibration_choice(v), model);
   const sim::core::CoreOptions engine_options = core_options(v);
   if (is_ptx_path(v["program"].as<std::string>())) {
     const ptx::LoweredKernel kernel = lower_ptx_program(v);
     const gpus::Calibration calibration = gpus::resolve_calibration(gpu, kernel.name, given, std::nullopt);
     const auto timing =
-        sim::workload::time_lowered_kernel(gpu, launch, calibration.tp_us, calibration.tm, kernel, {}, engine_options);
+        sim::workload::time_lowered_kernel(gpu, launch, calibration.tp_us, calibration.tm, kernel, model, {}, engine_options);
+    const sim::workload::LaunchEngine engine(gpu, launch, model, calibration.tm, engine_options);
     // The views show core package 0 of SM 0's first run: the warps dealt to it, each with its program.
     std::vector<const isa::Program*> first_package;
     const sim::grid::GridPlan& plan = timing.plan;
@@ -95,7 +97,8 @@ int run_simulate(const Args& args) {
     }
     write_requested_views(v, first_package, calibration.tm,
                           kernel.name + " on " + gpu.id + ": core package 0 of SM 0's first run, " +
-                              std::to_string(first_package.size()) + " warps, t_m = " + isa::format_cycles(calibration.tm));
+                              std::to_string(first_package.size()) + " warps, t_m = " + isa::format_cycles(calibration.tm),
+                          engine.options());
     nlohmann::ordered_json fields = timing_json(gpu, kernel.name, launch, timing, calibration.tm);
     fields["warp_programs"] = kernel.programs.size();
     fields["unknown_branches"] = kernel.unknown_branches.count;
@@ -115,14 +118,16 @@ int run_simulate(const Args& args) {
   }
   const isa::Program program = load_bound_program(v);
   const gpus::Calibration calibration = gpus::resolve_calibration(gpu, program.name(), given, program.default_tm());
+  const sim::workload::LaunchEngine engine(gpu, launch, model, calibration.tm, engine_options);
   const auto timing = sim::grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
-    return sim::core::simulate_core(program, warps, calibration.tm, engine_options);
+    return sim::core::simulate_core(program, warps, calibration.tm, engine.options());
   });
   // The views show one core package of a full run (Algorithm 1's t).
   write_requested_views(v, program, timing.plan.warps_per_core_package, calibration.tm,
                         program.name() + " on " + gpu.id + ": one core package of a full run, " +
                             std::to_string(timing.plan.warps_per_core_package) + " warps, t_m = " +
-                            isa::format_cycles(calibration.tm));
+                            isa::format_cycles(calibration.tm),
+                        engine.options());
   const nlohmann::ordered_json fields = timing_json(gpu, program.name(), launch, timing, calibration.tm);
   write_output(format == Format::json ? fields.dump(2) + '\n' : timing_text(fields));
   return 0;

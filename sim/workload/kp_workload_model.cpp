@@ -38,9 +38,17 @@ Prediction KpWorkloadModel::predict(const gpus::Profile& gpu, const Point& point
   prediction.elements = prediction.total_threads;
   prediction.launches = 1;
   prediction.calibration =
-      gpus::resolve_calibration(gpu, overrides.section_or(kernel()), overrides.calibration_choice(), bound.default_tm());
+      gpus::resolve_calibration(gpu, overrides.section_or(kernel()), overrides.calibration_choice(gpu), bound.default_tm());
   const isa::Program program = apply_durations(bound, prediction.calibration);
-  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, key, cache);
+  if (overrides.model == TimingModel::memory && program.has_memory_annotations()) {
+    // Priced accesses depend on the launch (bandwidth share, barrier layout): not cached by warp count.
+    const LaunchEngine engine(gpu, prediction.launch, overrides.model, prediction.calibration.tm);
+    prediction.per_launch = grid::time_grid(gpu, prediction.launch, prediction.calibration.tp_us, [&](std::int64_t warps) {
+      return core::simulate_core(program, warps, prediction.calibration.tm, engine.options());
+    });
+  } else {
+    prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, key, cache);
+  }
   prediction.time_us = prediction.per_launch.time_us;
   return prediction;
 }

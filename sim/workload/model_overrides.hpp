@@ -12,6 +12,7 @@
 
 #include "gpus/profile.hpp"
 #include "isa/program.hpp"
+#include "sim/workload/timing_model.hpp"
 
 namespace warpsim::sim::workload {
 
@@ -20,8 +21,12 @@ struct ModelOverrides {
   std::optional<isa::Millicycles> tm;
   std::vector<std::optional<isa::Millicycles>> memory_durations;  // d1, d2, ...; nullopt: the profile's, else the program's
   std::string section;  // the profile's [calibration.<section>] to use; empty: the workload's kernel
+  TimingModel model = TimingModel::memory;
 
-  gpus::CalibrationChoice calibration_choice() const { return {tp_us, tm, memory_durations}; }
+  // What was given, with the model's defaults for what nothing gives (with_model_defaults).
+  gpus::CalibrationChoice calibration_choice(const gpus::Profile& gpu) const {
+    return with_model_defaults(gpu, {tp_us, tm, memory_durations}, model);
+  }
   const std::string& section_or(const std::string& kernel) const { return section.empty() ? kernel : section; }
 };
 

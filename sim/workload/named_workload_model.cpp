@@ -55,7 +55,7 @@ struct ProgramOnGpu {
   ProgramOnGpu(const NamedWorkloadModel& model, const isa::Program& bound_, const gpus::Profile& gpu,
                const ModelOverrides& overrides, CoreTimeCache& cache)
       : bound(bound_),
-        calibration(gpus::resolve_calibration(gpu, overrides.section_or(model.kernel()), overrides.calibration_choice(),
+        calibration(gpus::resolve_calibration(gpu, overrides.section_or(model.kernel()), overrides.calibration_choice(gpu),
                                               bound.default_tm())),
         changed(changes_durations(calibration.memory_durations) ? std::optional(apply_durations(bound, calibration))
                                                                  : std::nullopt),

@@ -9,8 +9,9 @@
 namespace warpsim::sim::workload {
 
 grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launch& launch, double tp_us, isa::Millicycles tm,
-                                     const ptx::LoweredKernel& kernel, const std::vector<isa::Program>& retimed,
-                                     const core::CoreOptions& engine) {
+                                     const ptx::LoweredKernel& kernel, TimingModel model,
+                                     const std::vector<isa::Program>& retimed, const core::CoreOptions& engine) {
+  const LaunchEngine launch_engine(gpu, launch, model, tm, engine);
   return grid::time_grid_mixed(
       gpu, launch, tp_us, kernel.warp_programs.uniform_program(),
       [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); },
@@ -18,7 +19,7 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
         std::vector<const isa::Program*> programs;
         programs.reserve(ids.size());
         for (const std::uint32_t id : ids) programs.push_back(retimed.empty() ? &kernel.programs[id].program : &retimed[id]);
-        return core::simulate_core(programs, tm, engine);
+        return core::simulate_core(programs, tm, launch_engine.options());
       });
 }
 
@@ -58,7 +59,7 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
                                      CoreTimeCache& /*cache*/) const {
   Prediction prediction;
   prediction.calibration =
-      gpus::resolve_calibration(gpu, overrides.section_or(kernel_), overrides.calibration_choice(), std::nullopt);
+      gpus::resolve_calibration(gpu, overrides.section_or(kernel_), overrides.calibration_choice(gpu), std::nullopt);
   const auto& durations = prediction.calibration.memory_durations;
   if (durations.size() > 2) {
     throw InputError("a PTX workload has two durations: d1 (global loads) and d2 (global stores)");
@@ -88,7 +89,7 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   const isa::Millicycles tm = prediction.calibration.tm;
   // Programs differ from point to point: equal core packages are simulated once inside
   // time_grid_mixed, and nothing is kept across points.
-  prediction.per_launch = time_lowered_kernel(gpu, prediction.launch, prediction.calibration.tp_us, tm, kernel, retimed);
+  prediction.per_launch = time_lowered_kernel(gpu, prediction.launch, prediction.calibration.tp_us, tm, kernel, overrides.model, retimed);
   prediction.time_us = prediction.per_launch.time_us;
   prediction.warnings = lowered->warnings;
   return prediction;

@@ -11,6 +11,7 @@
 #include "sim/workload/launch_policy.hpp"
 #include "sim/workload/lowering_cache.hpp"
 #include "sim/workload/ptx_source.hpp"
+#include "sim/workload/timing_model.hpp"
 #include "sim/workload/workload_model.hpp"
 
 namespace warpsim::sim::workload {
@@ -25,8 +26,8 @@ struct ParameterAxis {
 // generalisation (grid::time_grid_mixed). `retimed`, when not empty, replaces the programs
 // (the same ops with other load/store durations).
 grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launch& launch, double tp_us, isa::Millicycles tm,
-                                     const ptx::LoweredKernel& kernel, const std::vector<isa::Program>& retimed = {},
-                                     const core::CoreOptions& engine = {});
+                                     const ptx::LoweredKernel& kernel, TimingModel model,
+                                     const std::vector<isa::Program>& retimed = {}, const core::CoreOptions& engine = {});
 
 class PtxWorkloadModel final : public WorkloadModel {
  public:

@@ -1,0 +1,35 @@
+#include "sim/workload/timing_model.hpp"
+
+#include "isa/input_error.hpp"
+#include "sim/grid/memory_defaults.hpp"
+
+namespace warpsim::sim::workload {
+
+TimingModel parse_timing_model(const std::string& text) {
+  if (text == "paper") return TimingModel::paper;
+  if (text == "memory") return TimingModel::memory;
+  throw InputError("unknown timing model " + quote_for_message(text) + " (expected paper or memory)");
+}
+
+const char* to_string(TimingModel model) { return model == TimingModel::paper ? "paper" : "memory"; }
+
+gpus::CalibrationChoice with_model_defaults(const gpus::Profile& gpu, gpus::CalibrationChoice choice, TimingModel model) {
+  if (model == TimingModel::paper) return choice;
+  if (const auto it = gpu.figures.find("launch_overhead_us"); it != gpu.figures.end()) {
+    choice.default_tp_us = it->second;
+  }
+  choice.default_tm = grid::default_issue_per_transaction(gpu);
+  return choice;
+}
+
+LaunchEngine::LaunchEngine(const gpus::Profile& gpu, const grid::Launch& launch, TimingModel model, isa::Millicycles tm,
+                           const core::CoreOptions& base)
+    : options_(base) {
+  if (model == TimingModel::paper) return;
+  const grid::GridPlan plan = grid::plan_grid(gpu, launch);
+  memory_ = grid::memory_timing(gpu, launch, plan, tm);
+  options_.memory = &*memory_;
+  options_.barriers = core::BarrierLayout{plan.core_packages_per_sm, plan.warps_per_block};
+}
+
+}  // namespace warpsim::sim::workload
