@@ -9,11 +9,12 @@
 namespace warpsim::ptx {
 
 // Bytes of static shared memory of the entry `kernel` (mangled or short name; empty: the only
-// entry): the `.shared` variables declared in its body or in a function it calls, and the
+// entry): the `.shared` variables declared in its body or in a function it calls, then the
 // module-scope `.shared` variables any of them names (nvcc puts a kernel's `__shared__` arrays at
-// module scope), each at its alignment, in declaration order. An unsized `.extern .shared ... []`
-// array is dynamic shared memory and counts nothing. ptxas may lay variables out in another order,
-// so this can differ from its `smem` figure by alignment padding. Throws InputError for an unknown entry.
+// module scope), in declaration order, each at its alignment. An unsized `.extern .shared ... []`
+// array is dynamic shared memory and counts nothing. ptxas may lay variables out in another
+// order, so this can differ from its `smem` figure by alignment padding. Throws InputError for an
+// unknown entry.
 std::int64_t static_shared_bytes(const Module& module, const std::string& kernel);
 
 }  // namespace warpsim::ptx

@@ -63,6 +63,26 @@ TEST(OccupancyCli, PtxGivesStaticSharedMemory) {
   EXPECT_EQ(warpsim::ptx::static_shared_bytes(module, "reduce_shuffle"), 128);
   const warpsim::ptx::Module saxpy = warpsim::ptx::load_ptx_file(kSourceDir + "/workloads/saxpy/saxpy.ptx");
   EXPECT_EQ(warpsim::ptx::static_shared_bytes(saxpy, ""), 0);
+  // What `ptxas -arch=sm_80 -v` reports as smem for these kernels.
+  const warpsim::ptx::Module sgemm = warpsim::ptx::load_ptx_file(kSourceDir + "/workloads/sgemm/sgemm.ptx");
+  EXPECT_EQ(warpsim::ptx::static_shared_bytes(sgemm, "sgemm_tiled"), 2048);
+  EXPECT_EQ(warpsim::ptx::static_shared_bytes(sgemm, "sgemm_naive"), 0);
+  const warpsim::ptx::Module histogram = warpsim::ptx::load_ptx_file(kSourceDir + "/workloads/histogram/histogram.ptx");
+  EXPECT_EQ(warpsim::ptx::static_shared_bytes(histogram, "histogram_shared"), 1024);
+}
+
+TEST(OccupancyCli, SharedMemoryOfCalledFunctionsAndAlignmentButNotExtern) {
+  // `b` (32 bytes, declared in k's body) first, then `a` (4 bytes, module scope, named by f,
+  // which k calls) at its alignment 4: 36.
+  // `dyn` is dynamic shared memory; `unused` is named by no function k reaches.
+  const warpsim::ptx::Module module = warpsim::ptx::parse_ptx(
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".shared .align 4 .b8 a[4];\n.shared .align 4 .b8 unused[64];\n.extern .shared .align 16 .b8 dyn[];\n"
+      ".func f()\n{\n.reg .b32 %r<2>;\nld.shared.u32 %r1, [a];\nret;\n}\n"
+      ".visible .entry k()\n{\n.shared .align 16 .b8 b[32];\n.reg .b64 %rd<2>;\n"
+      "mov.u64 %rd1, dyn;\ncall f, ();\nret;\n}\n",
+      "inline.ptx");
+  EXPECT_EQ(warpsim::ptx::static_shared_bytes(module, "k"), 36);
 }
 
 TEST(OccupancyCli, SmemOverridesThePtx) {
