@@ -139,13 +139,6 @@ struct Symbol {
   std::uint64_t address;  // in its state space
 };
 
-std::int64_t declaration_bytes(const Declaration& d) {
-  const std::optional<ScalarType> type = parse_type(d.type);
-  std::int64_t bytes = (type ? type->bytes() : 4) * d.vector_width;
-  for (const std::int64_t dim : d.array_dims) bytes *= std::max<std::int64_t>(dim, 1);
-  return bytes;
-}
-
 class ModuleDecoder {
  public:
   explicit ModuleDecoder(const Module& module) : module_(module) { result_.file = module.file; }
@@ -734,6 +727,14 @@ class ModuleDecoder {
 };
 
 }  // namespace
+
+std::int64_t declaration_bytes(const Declaration& d) {
+  const std::optional<ScalarType> type = parse_type(d.type);
+  const std::int64_t element = d.type == "b128" ? 16 : type ? type->bytes() : 4;
+  std::int64_t bytes = element * d.vector_width;
+  for (const std::int64_t dim : d.array_dims) bytes *= std::max<std::int64_t>(dim, 1);
+  return bytes;
+}
 
 DecodedModule decode_module(const Module& module) { return ModuleDecoder(module).run(); }
 

@@ -13,4 +13,8 @@ namespace warpsim::ptx {
 // reported in `warnings`.
 DecodedModule decode_module(const Module& module);
 
+// Bytes a declared variable takes: element size x vector width x array dimensions (an unsized
+// `[]` dimension counts as 1).
+std::int64_t declaration_bytes(const Declaration& d);
+
 }  // namespace warpsim::ptx

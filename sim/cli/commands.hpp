@@ -20,5 +20,6 @@ int run_gpus(const Args& args);
 int run_evaluate(const Args& args);
 int run_import(const Args& args);
 int run_calibrate(const Args& args);
+int run_occupancy(const Args& args);
 
 }  // namespace warpsim::cli

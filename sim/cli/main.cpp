@@ -32,6 +32,7 @@ const std::map<std::string, Subcommand>& subcommands() {
       {"evaluate", {warpsim::cli::run_evaluate, "accuracy of predictions against measurements (eq. 15-22)"}},
       {"import", {warpsim::cli::run_import, "measured kernel times from nvprof / nsys CSV to a measurements row"}},
       {"calibrate", {warpsim::cli::run_calibrate, "fit t_p, t_m and durations to measured times: a profile [calibration] section"}},
+      {"occupancy", {warpsim::cli::run_occupancy, "active blocks per SM and what limits them (warps, blocks, registers, shared memory)"}},
   };
   return list;
 }
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
     const auto command = subcommands().find(args[0]);
     if (command == subcommands().end()) {
       throw warpsim::InputError("unknown command " + warpsim::quote_for_message(args[0]) +
-                                " (commands: core, simulate, lower, launch, predict, sweep, plot, gpus, evaluate, import, calibrate; see warpsim --help)");
+                                " (commands: core, simulate, lower, launch, predict, sweep, plot, gpus, evaluate, import, calibrate, occupancy; see warpsim --help)");
     }
     return command->second.run(warpsim::cli::Args(args.begin() + 1, args.end()));
   } catch (const warpsim::ptx::Interrupted&) {  // Ctrl-C: the command wrote nothing yet
