@@ -25,6 +25,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,7 +56,9 @@ KERNELS = [
     "vectorAdd",
     "dotProd",
 ]
-# Position of the size parameter in our kernels: (A, B, C, N) for all eight.
+# Position of the size parameter in our kernels: (A, B, C, N) for all eight. Another build
+# (PTX_DIR) may order its parameters otherwise: its one 32-bit integer parameter is taken as the
+# size (the data's kernel_args column has one scalar for each of the eight), else this position.
 SIZE_PARAM = 3
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,6 +130,20 @@ def gpu_profiles(warpsim: str, profiles_dir: Path | None) -> dict[str, dict]:
     return out
 
 
+def size_param(ptx: Path, entry: str) -> int:
+    """Position of the size parameter of `entry` in the PTX file: its only .u32/.s32/.b32
+    parameter, else SIZE_PARAM. The entry is found by its PTX name or, mangled, its short name."""
+    text = ptx.read_text(errors="replace")
+    for m in re.finditer(r"\.entry\s+([A-Za-z_$][\w$]*)\s*\(([^)]*)\)", text):
+        name = m.group(1)
+        if name != entry and not re.fullmatch(rf"_Z{len(entry)}{re.escape(entry)}\w*", name):
+            continue
+        types = re.findall(r"\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)", m.group(2))
+        ints = [i for i, t in enumerate(types) if t in ("u32", "s32", "b32")]
+        return ints[0] if len(ints) == 1 else SIZE_PARAM
+    raise Fail(f"{ptx}: no .entry named {entry}")
+
+
 def ptx_path(ptx_dir: Path, kernel: str, tile: int | None) -> Path:
     return ptx_dir / (f"{kernel}-T{tile}.ptx" if tile is not None else f"{kernel}.ptx")
 
@@ -161,7 +178,7 @@ def write_suite(path: Path, rows: list[dict], gpus: list[str], ptx_dir: Path) ->
                   f"ptx = {toml_str(str(ptx_path(ptx_dir, r['kernel'], r['T']).resolve()))}",
                   f"kernel = {toml_str(r['entry'])}",
                   'params = ["N"]',
-                  f"param_names = {{ N = {SIZE_PARAM} }}",
+                  f"param_names = {{ N = {size_param(ptx_path(ptx_dir, r['kernel'], r['T']), r['entry'])} }}",
                   f'launch = {{ grid = "{g[0]},{g[1]},{g[2]}", block = "{b[0]},{b[1]},{b[2]}" }}',
                   f"calibration = {calib}",
                   f"axes = {{ N = [{r['N']}] }}"]
@@ -247,7 +264,7 @@ def table(title: str, key_name: str, keys: list, rows: list[dict], key_of) -> li
         xb, _ = err(sel, "x_base")
         ym, _ = err(sel, "y_model")
         raw, _ = err(sel, "raw_model")
-        label = f"**{k}**" if k == "all" else str(k)
+        label = "**all**" if k == "all" else (f"{k[0]} T={k[1]}" if isinstance(k, tuple) else str(k))
         out.append(f"| {label} | {len(sel)} | {n} | {fmt(xm)} | {fmt(xb)} | {fmt(ym)} | {fmt(raw)} |")
     return out + [""]
 
