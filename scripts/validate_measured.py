@@ -359,7 +359,9 @@ def main(argv: list[str]) -> int:
         n_points = write_suite(suite, rows, [profiles[n]["ref"] for n in names], ptx_dir)
         log(f"validate: sweeping {n_points} workloads x {len(names)} GPUs with -j {args.jobs}")
         t1 = time.monotonic()
-        run([warpsim, "sweep", str(suite), "-o", str(pred), "-j", str(args.jobs), "--quiet"])
+        p = run([warpsim, "sweep", str(suite), "-o", str(pred), "-j", str(args.jobs), "--quiet"])
+        if p.stderr.strip():  # the PTX frontend's warnings, once per workload
+            log(p.stderr.rstrip())
         sweep_s = time.monotonic() - t1
         shutil.copy(suite, args.out / "suite.toml")
         shutil.copy(pred, args.out / "sweep.csv")
