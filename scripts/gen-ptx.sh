@@ -56,4 +56,27 @@ build mtx_mul_vec mtx_mul_vec lineinfo.ptx -arch=sm_75 -lineinfo
 build reduce      reduce      G.ptx        -arch=sm_75 -G
 build saxpy       saxpy       G.ptx        -arch=sm_75 -G
 
+# The dataset kernels of docs/validation.md (workloads/measured/, our own versions written from
+# the measured data's README), one build per Tile_Width present in the measurements:
+#   nvcc -ptx -arch=sm_75 -D Tile_Width=T KERNEL.cu -o ptx/KERNEL-TT.ptx
+measured_tiles() {
+    case "$1" in
+        matMul_gpu)                       echo 4 8 16 32 ;;
+        matMul_gpu_uncoalesced)           echo 8 16 32 ;;
+        matMul_gpu_sharedmem)             echo 4 8 12 16 20 24 28 32 ;;
+        matMul_gpu_sharedmem_uncoalesced) echo 4 8 16 32 ;;
+        *)                                echo 8 16 32 ;;
+    esac
+}
+mkdir -p "$STAGE/measured/ptx" "$root/workloads/measured/ptx"
+for k in matMul_gpu matMul_gpu_uncoalesced matMul_gpu_sharedmem matMul_gpu_sharedmem_uncoalesced \
+         matrix_sum_coalesced matrix_sum_normal vectorAdd dotProd; do
+    cp "$root/workloads/measured/$k.cu" "$STAGE/measured/$k.cu"
+    for t in $(measured_tiles "$k"); do
+        echo "  (cd workloads/measured && nvcc -ptx -arch=sm_75 -D Tile_Width=$t $k.cu -o ptx/$k-T$t.ptx)"
+        (cd "$STAGE/measured" && nvcc -ptx -arch=sm_75 -D Tile_Width="$t" "$k.cu" -o "ptx/$k-T$t.ptx")
+        cp "$STAGE/measured/ptx/$k-T$t.ptx" "$root/workloads/measured/ptx/$k-T$t.ptx"
+    done
+done
+
 echo "gen-ptx.sh: done."
