@@ -182,9 +182,10 @@ TEST(Cli, BadInputExitsTwoWithOneLocatedLine) {
   expect_input_error("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 0 --block 32 --param K=8", "--grid '0'");
   expect_input_error("simulate workloads/dwt/matrix.kp --gpu rtx2080 --grid 3000000000 --block 32 --param K=8",
                      "launch of 3000000000 blocks exceeds");
-  expect_input_error("simulate workloads/mtx_mul_vec/mtx_mul_vec.kp --gpu rtx2080 --grid 1 --block 32 --param N=4",
+  // The paper's model has no defaults for t_p and t_m; the memory-aware one takes them from the profile.
+  expect_input_error("simulate workloads/mtx_mul_vec/mtx_mul_vec.kp --gpu rtx2080 --grid 1 --block 32 --param N=4 --model paper",
                      "no t_p for kernel 'mtx_mul_vec' on rtx2080");
-  expect_input_error("simulate workloads/dwt/matrix.kp --gpu h100 --grid 1 --block 32 --param K=8",
+  expect_input_error("simulate workloads/dwt/matrix.kp --gpu h100 --grid 1 --block 32 --param K=8 --model paper",
                      "no t_p for kernel 'dwt_matrix' on h100");
   expect_input_error("simulate kernel.ptx --gpu rtx2080 --grid 1 --block 32", "kernel.ptx: cannot read");
   expect_input_error("launch --gpu rtx2080 --threads 0", "the launch heuristic needs at least one thread");

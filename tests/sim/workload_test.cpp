@@ -1,3 +1,4 @@
+#include "sim/workload/named_workload_model.hpp"
 #include "sim/workload/named_workload.hpp"
 
 #include <gtest/gtest.h>
@@ -103,7 +104,15 @@ TEST(DwtWorkloads, InvalidPointsAreInputErrors) {
   EXPECT_THROW(run("dwt2d_matrix", "rtx2080", 8, std::int64_t{1} << 40), InputError);  // too many blocks
   EXPECT_THROW(run("dwt2d_matrix", "rtx2080", 8, std::int64_t{1} << 62), InputError);  // overflow
   EXPECT_THROW(find_workload("fft"), InputError);
-  EXPECT_THROW(run("dwt_matrix", "h100", 8, 64), InputError);  // no calibration for it
+  ModelOverrides paper;
+  paper.model = TimingModel::paper;
+  CoreTimeCache cache;
+  EXPECT_THROW(NamedWorkloadModel(find_workload("dwt_matrix")).predict(gpus::load_profile("h100"), {{"K", 8}, {"N", 64}}, paper, cache),
+               InputError);  // no calibration
+  // The memory-aware model's defaults: t_p = the profile's launch overhead, t_m = N_cp cycles.
+  const Prediction defaults = run("dwt_matrix", "h100", 8, 64);
+  EXPECT_EQ(defaults.calibration.tp_us, 5.25);
+  EXPECT_EQ(defaults.calibration.tm, 4'000);
 }
 
 }  // namespace
