@@ -1,4 +1,5 @@
 #include "frontends/ptx/lowering.hpp"
+#include "frontends/ptx/kernel_resources.hpp"
 
 #include <tbb/task_arena.h>
 
@@ -89,6 +90,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   result.grid = options.grid;
   result.block = options.block;
   result.parameters = parameters;
+  result.static_shared_bytes = static_shared_bytes(module, function.name);
   result.warnings = decoded.warnings;
   StreamTable table;
   const auto lower = [&] {

@@ -81,6 +81,7 @@ struct LoweredKernel {
   std::vector<Assumption> assumptions;     // what the emulation assumed (assumptions.hpp)
   std::int64_t emulated_instructions = 0;  // warp instructions, all warps (loops multiplied out)
   BoundParameters parameters;              // the --param values as bound, for reports
+  std::int64_t static_shared_bytes = 0;    // the entry's .shared variables (occupancy)
 };
 
 // The entry named `name` (mangled or short), or the only one when `name` is empty. Throws

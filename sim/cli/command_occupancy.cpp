@@ -17,34 +17,6 @@ namespace {
 
 namespace occ = sim::occupancy;
 
-constexpr std::int64_t kDefaultRegisters = 32;
-
-// Where a figure of the kernel came from, for the report.
-struct Sourced {
-  std::int64_t value = 0;
-  std::string source;
-};
-
-// --regs; else ptxas on the --ptx file; else the default, with a warning saying why.
-Sourced registers_per_thread(const po::variables_map& v, const gpus::Profile& gpu, const ptx::Module* module,
-                             const std::string& entry) {
-  if (v.count("regs")) return {parse_count_flag(v["regs"].as<std::string>(), "--regs"), "--regs"};
-  std::string why = "no --regs and no --ptx";
-  const std::string ptxas = v["ptxas"].as<std::string>();
-  if (module != nullptr && ptxas == "none") why = "--ptxas none";
-  if (module != nullptr && ptxas != "none") {
-    const PtxasRegisters found = ptxas_registers(ptxas, v["ptx"].as<std::string>(), entry, gpu.compute_capability);
-    if (found.registers) {
-      if (!found.note.empty()) std::cerr << "warpsim: warning: " << found.note << '\n';
-      return {*found.registers, "ptxas -arch=" + found.arch};
-    }
-    why = found.note;
-  }
-  std::cerr << "warpsim: warning: registers per thread unknown (" << why << "): assuming " << kDefaultRegisters
-            << "; give --regs N\n";
-  return {kDefaultRegisters, "default"};
-}
-
 nlohmann::ordered_json limit_json(const std::optional<std::int64_t>& limit) {
   return limit ? nlohmann::ordered_json(*limit) : nlohmann::ordered_json(nullptr);
 }
@@ -143,7 +115,8 @@ int run_occupancy(const Args& args) {
     kernel.static_smem_bytes = parse_count_flag(v["smem"].as<std::string>(), "--smem");
     smem_source = "--smem";
   }
-  const Sourced registers = registers_per_thread(v, gpu, module ? &*module : nullptr, entry);
+  const std::string* ptx_path = module ? &v["ptx"].as<std::string>() : nullptr;
+  const Sourced registers = registers_per_thread(v, gpu, ptx_path, entry, true);
   kernel.registers_per_thread = registers.value;
   const occ::Occupancy o = occ::active_blocks(gpu, kernel);
   const nlohmann::ordered_json fields = occupancy_json(gpu, kernel, registers, smem_source, o);

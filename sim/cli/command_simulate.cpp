@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/cli_support.hpp"
+#include "sim/cli/ptxas_registers.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/ptx_support.hpp"
 #include "sim/core/simulate_core.hpp"
@@ -60,7 +61,10 @@ int run_simulate(const Args& args) {
       ("block", po::value<std::string>()->required(), "threads per block: T or X,Y,Z")
       ("tp", po::value<std::string>(), "t_p in microseconds (default: the profile's [calibration.<kernel>])")
       ("tm", po::value<std::string>(), "t_m in cycles (default: the profile's calibration, then the program's `tm`)")
-      ("format", po::value<std::string>()->default_value("json"), "json|text");
+      ("format", po::value<std::string>()->default_value("json"), "json|text")
+      ("regs", po::value<std::string>(), "PTX, memory-aware model: registers per thread for occupancy (default: ptxas -v "
+                                          "when it runs, else 32; the output says which)")
+      ("ptxas", po::value<std::string>()->default_value("ptxas"), "ptxas to run for --regs (searched on PATH), or `none`");
   add_program_options(options);
   add_ptx_options(options);
   po::positional_options_description positional;
@@ -82,9 +86,15 @@ int run_simulate(const Args& args) {
   if (is_ptx_path(v["program"].as<std::string>())) {
     const ptx::LoweredKernel kernel = lower_ptx_program(v);
     const gpus::Calibration calibration = gpus::resolve_calibration(gpu, kernel.name, given, std::nullopt);
+    const std::string& ptx_path = v["program"].as<std::string>();
+    const Sourced registers = model == sim::workload::TimingModel::memory
+                                  ? registers_per_thread(v, gpu, &ptx_path, kernel.ptx_name, false)
+                                  : Sourced{};
+    const sim::grid::Launch resident =
+        sim::workload::with_occupancy(gpu, launch, model, registers.value, kernel.static_shared_bytes);
     const auto timing =
-        sim::workload::time_lowered_kernel(gpu, launch, calibration.tp_us, calibration.tm, kernel, model, {}, engine_options);
-    const sim::workload::LaunchEngine engine(gpu, launch, model, calibration.tm, engine_options);
+        sim::workload::time_lowered_kernel(gpu, resident, calibration.tp_us, calibration.tm, kernel, model, {}, engine_options);
+    const sim::workload::LaunchEngine engine(gpu, resident, model, calibration.tm, engine_options);
     // The views show core package 0 of SM 0's first run: the warps dealt to it, each with its program.
     std::vector<const isa::Program*> first_package;
     const sim::grid::GridPlan& plan = timing.plan;
@@ -100,6 +110,12 @@ int run_simulate(const Args& args) {
                               std::to_string(first_package.size()) + " warps, t_m = " + isa::format_cycles(calibration.tm),
                           engine.options());
     nlohmann::ordered_json fields = timing_json(gpu, kernel.name, launch, timing, calibration.tm);
+    fields["model"] = sim::workload::to_string(model);
+    if (model == sim::workload::TimingModel::memory) {
+      fields["registers_per_thread"] = registers.value;
+      fields["registers_source"] = registers.source;
+      fields["static_shared_bytes"] = kernel.static_shared_bytes;
+    }
     fields["warp_programs"] = kernel.programs.size();
     fields["unknown_branches"] = kernel.unknown_branches.count;
     fields["emulated_instructions"] = kernel.emulated_instructions;

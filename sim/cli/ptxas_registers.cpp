@@ -1,4 +1,7 @@
 #include "sim/cli/ptxas_registers.hpp"
+#include "sim/workload/timing_model.hpp"
+#include "sim/cli/cli_support.hpp"
+#include <iostream>
 
 #include <charconv>
 #include <sstream>
@@ -70,6 +73,28 @@ PtxasRegisters ptxas_registers(const std::string& ptxas, const std::string& ptx_
     return result;
   }
   return result;
+}
+
+Sourced registers_per_thread(const boost::program_options::variables_map& v, const gpus::Profile& gpu,
+                             const std::string* ptx_path, const std::string& entry, bool warn) {
+  if (v.count("regs")) return {parse_count_flag(v["regs"].as<std::string>(), "--regs"), "--regs"};
+  std::string why = "no --regs and no --ptx";
+  const std::string ptxas = v["ptxas"].as<std::string>();
+  if (ptx_path != nullptr && ptxas == "none") why = "--ptxas none";
+  if (ptx_path != nullptr && ptxas != "none") {
+    const PtxasRegisters found = ptxas_registers(ptxas, *ptx_path, entry, gpu.compute_capability);
+    if (found.registers) {
+      if (warn && !found.note.empty()) std::cerr << "warpsim: warning: " << found.note << '\n';
+      return {*found.registers, "ptxas -arch=" + found.arch};
+    }
+    why = found.note;
+  }
+  constexpr std::int64_t fallback = sim::workload::kDefaultRegistersPerThread;
+  if (warn) {
+    std::cerr << "warpsim: warning: registers per thread unknown (" << why << "): assuming " << fallback
+              << "; give --regs N\n";
+  }
+  return {fallback, "default"};
 }
 
 }  // namespace warpsim::cli

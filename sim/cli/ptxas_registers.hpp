@@ -5,6 +5,10 @@
 #include <optional>
 #include <string>
 
+#include <boost/program_options.hpp>
+
+#include "gpus/profile.hpp"
+
 namespace warpsim::cli {
 
 struct PtxasRegisters {
@@ -18,6 +22,17 @@ struct PtxasRegisters {
 // not know sm_XY (CUDA 13 starts at sm_75), compiles for sm_75 instead and says so in `note`.
 PtxasRegisters ptxas_registers(const std::string& ptxas, const std::string& ptx_path, const std::string& entry,
                                const std::string& compute_capability);
+
+// Where a figure of the kernel came from, for the report.
+struct Sourced {
+  std::int64_t value = 0;
+  std::string source;
+};
+
+// --regs; else ptxas on `ptx_path` (when not null and --ptxas is not `none`); else the default
+// (sim::workload::kDefaultRegistersPerThread). `warn`: say on stderr why the default was taken.
+Sourced registers_per_thread(const boost::program_options::variables_map& v, const gpus::Profile& gpu,
+                             const std::string* ptx_path, const std::string& entry, bool warn);
 
 // The registers of `entry` in ptxas -v output, if it lists them.
 std::optional<std::int64_t> parse_ptxas_registers(const std::string& output, const std::string& entry);

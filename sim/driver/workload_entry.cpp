@@ -150,6 +150,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "param_names") param_names = &value;
     else if (k == "launch") launch_node = &value;
     else if (k == "emulate_all") spec.emulate_all = toml.boolean(value, k);
+    else if (k == "regs") spec.registers_per_thread = toml.whole_number(value, k, 1, 255);
     else if (k == "calibration") entry.overrides = read_calibration(toml, value);
     else if (k == "axes") {
       for (const auto& [axis, values] : toml.table(value, "axes must be a table")) {
@@ -158,7 +159,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) +
                             " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, param_names, launch, "
-                            "emulate_all, "
+                            "emulate_all, regs, "
                             "calibration, axes)");
     }
   }

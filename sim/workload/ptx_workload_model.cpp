@@ -25,9 +25,10 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
 
 PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options,
                                    LaunchPolicy launch, std::vector<ParameterAxis> parameter_axes,
-                                   std::shared_ptr<LoweringCache> cache)
+                                   std::shared_ptr<LoweringCache> cache, std::int64_t registers_per_thread)
     : name_(std::move(name)), source_(std::move(source)), options_(std::move(options)), launch_(std::move(launch)),
-      parameter_axes_(std::move(parameter_axes)), lowerings_(cache ? std::move(cache) : LoweringCache::process_wide()) {
+      parameter_axes_(std::move(parameter_axes)), lowerings_(cache ? std::move(cache) : LoweringCache::process_wide()),
+      registers_per_thread_(registers_per_thread) {
   launch_.validate();
   const ptx::Function& entry = source_.module->functions[ptx::select_kernel(*source_.module, options_.kernel)];
   kernel_ = ptx::short_kernel_name(entry.name);
@@ -82,7 +83,8 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   }
   const ptx::LoweredKernel& kernel = lowered->kernel;
 
-  prediction.launch = shape.flat();
+  prediction.launch = with_occupancy(gpu, shape.flat(), overrides.model, registers_per_thread_,
+                                     lowered->kernel.static_shared_bytes);
   prediction.total_threads = shape.threads;
   prediction.elements = shape.threads;
   prediction.launches = 1;

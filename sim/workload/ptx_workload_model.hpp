@@ -36,7 +36,8 @@ class PtxWorkloadModel final : public WorkloadModel {
   // parameter of the kernel, or two axes name the same one. Lowered launches come from `cache`
   // (null: LoweringCache::process_wide()).
   PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options, LaunchPolicy launch,
-                   std::vector<ParameterAxis> parameter_axes, std::shared_ptr<LoweringCache> cache = nullptr);
+                   std::vector<ParameterAxis> parameter_axes, std::shared_ptr<LoweringCache> cache = nullptr,
+                   std::int64_t registers_per_thread = kDefaultRegistersPerThread);
   const std::string& name() const override { return name_; }
   const std::string& kernel() const override { return kernel_; }
   std::vector<std::string> axes() const override;
@@ -53,6 +54,7 @@ class PtxWorkloadModel final : public WorkloadModel {
   LaunchPolicy launch_;
   std::vector<ParameterAxis> parameter_axes_;
   std::shared_ptr<LoweringCache> lowerings_;
+  std::int64_t registers_per_thread_;
 };
 
 }  // namespace warpsim::sim::workload

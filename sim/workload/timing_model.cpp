@@ -2,6 +2,7 @@
 
 #include "isa/input_error.hpp"
 #include "sim/grid/memory_defaults.hpp"
+#include "sim/occupancy/occupancy.hpp"
 
 namespace warpsim::sim::workload {
 
@@ -20,6 +21,15 @@ gpus::CalibrationChoice with_model_defaults(const gpus::Profile& gpu, gpus::Cali
   }
   choice.default_tm = grid::default_issue_per_transaction(gpu);
   return choice;
+}
+
+grid::Launch with_occupancy(const gpus::Profile& gpu, grid::Launch launch, TimingModel model,
+                            std::int64_t registers_per_thread, std::int64_t shared_bytes) {
+  if (model == TimingModel::paper) return launch;
+  const occupancy::Occupancy o =
+      occupancy::active_blocks(gpu, {launch.threads_per_block, registers_per_thread, shared_bytes, 0});
+  launch.resident_blocks_limit = o.active_blocks_per_sm;
+  return launch;
 }
 
 LaunchEngine::LaunchEngine(const gpus::Profile& gpu, const grid::Launch& launch, TimingModel model, isa::Millicycles tm,

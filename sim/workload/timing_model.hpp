@@ -24,6 +24,14 @@ const char* to_string(TimingModel model);
 // nothing (a missing t_p or t_m stays an error).
 gpus::CalibrationChoice with_model_defaults(const gpus::Profile& gpu, gpus::CalibrationChoice choice, TimingModel model);
 
+// Registers per thread assumed when neither --regs, a suite's `regs` nor ptxas gives them.
+inline constexpr std::int64_t kDefaultRegistersPerThread = 32;
+
+// Under the memory-aware model, the launch with its resident blocks per SM limited by registers
+// and shared memory as well (sim/occupancy, cuda_occupancy.h's rules); unchanged under the paper's.
+grid::Launch with_occupancy(const gpus::Profile& gpu, grid::Launch launch, TimingModel model,
+                            std::int64_t registers_per_thread, std::int64_t shared_bytes);
+
 // The engine options for one launch: under the memory-aware model, the launch's MemoryTiming and
 // barrier layout added to `base`. Holds the timing the options point to: keep it alive while they are used.
 class LaunchEngine {

@@ -49,7 +49,7 @@ std::shared_ptr<const WorkloadModel> make_workload_model(const WorkloadSpec& spe
       options.kernel = spec.kernel;
       options.emulate_all = spec.emulate_all;
       return std::make_shared<PtxWorkloadModel>(spec.name, load_ptx_source(spec.source), std::move(options),
-                                                *spec.launch, spec.params);
+                                                *spec.launch, spec.params, nullptr, spec.registers_per_thread);
     }
   }
   throw std::logic_error("make_workload_model: unknown kind");

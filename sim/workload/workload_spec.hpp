@@ -24,6 +24,7 @@ struct WorkloadSpec {
   std::vector<ParameterAxis> params;   // ptx: the axes bound to kernel parameters, in order
   std::optional<LaunchPolicy> launch;  // kp, ptx: required; builtin: none (Algorithm 3)
   bool emulate_all = false;            // ptx: ptx::LoweringOptions::emulate_all
+  std::int64_t registers_per_thread = kDefaultRegistersPerThread;  // ptx: for occupancy (`regs`)
 };
 
 // Throws InputError, without a location, for a field the kind does not take or a missing launch;
