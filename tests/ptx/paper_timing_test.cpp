@@ -19,27 +19,13 @@
 #include "frontends/ptx/parser.hpp"
 #include "isa/input_error.hpp"
 #include "sim/core/simulate_core.hpp"
+#include "tests/support/paper_program.hpp"
 
 namespace warpsim::ptx {
 namespace {
 
 const std::string kSource = WARPSIM_SOURCE_DIR;
 const std::string kGolden = kSource + "/tests/ptx/data/paper_timing_golden.txt";
-
-// The program as the paper's model reads it: every instruction that is not a global (or
-// unannotated) load/store becomes a calc of its duration (calc ops of a warp simply add).
-isa::Program as_paper_program(const isa::Program& program) {
-  isa::Program out(program.name(), program.source());
-  for (const isa::Op& op : program.ops()) {
-    switch (op.kind) {
-      case isa::OpKind::repeat: out.begin_repeat(op.count); break;
-      case isa::OpKind::end: out.end_repeat(); break;
-      default: out.add(op.is_paper_memory() ? op.kind : isa::OpKind::calc, op.duration); break;
-    }
-  }
-  out.finish();
-  return out;
-}
 
 std::vector<std::filesystem::path> committed_ptx() {
   std::vector<std::filesystem::path> files;
@@ -78,7 +64,7 @@ std::map<std::string, std::string> measure() {
           try {
             const LoweredKernel kernel = lower_kernel(module, options);
             for (const WarpProgram& p : kernel.programs) {
-              const isa::Program paper = as_paper_program(p.program);
+              const isa::Program paper = testing_support::paper_program(p.program);
               result << ' ' << p.warps << ':' << sim::core::simulate_core(paper, 1, 31'000) << ':'
                      << sim::core::simulate_core(paper, 6, 31'000);
             }
