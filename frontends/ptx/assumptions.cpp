@@ -50,6 +50,7 @@ std::string_view written_opcode(const DecodedInstruction& in) {
   return std::string_view(in.text).substr(0, in.text.find('.'));
 }
 
+// Any barrier of the block, whether the lowering models it (DecodedInstruction::block_barrier) or not.
 bool is_block_barrier(const DecodedInstruction& in) {
   const OpcodeInfo* info = find_opcode(written_opcode(in));
   // bar.warp.sync only orders the lanes of one warp, which the emulator runs together anyway.
@@ -134,9 +135,10 @@ void tally_instructions(const DecodedModule& module, const DecodedFunction& f, b
     if (in.modelling != Modelling::modelled) {
       tally.add(kind_without_semantics(in.modelling), in.modelling_name, in.pos, without_semantics_message(in));
     }
-    if (is_block_barrier(in)) {
+    if (is_block_barrier(in) && !in.block_barrier) {
       tally.add(AssumptionKind::barrier, "", in.pos,
-                "barriers are not modelled: each warp runs on its own, as if the other warps had arrived");
+                "bar.arrive and barriers with a thread count are not modelled: each is one calc instruction, and "
+                "each warp runs on its own, as if the other warps had arrived");
     }
     if (reads_memory(in)) {
       tally.add(AssumptionKind::memory_values, "", in.pos,

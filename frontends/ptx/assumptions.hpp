@@ -20,7 +20,7 @@ enum class AssumptionKind : std::uint8_t {
   unmodelled_opcode,    // per opcode or form ("mma", "div.approx"): results unknown
   unknown_opcode,       // per opcode warpsim does not know: results unknown
   external_call,        // per external callee, and indirect calls: one calc instruction
-  barrier,              // bar.sync, barrier.sync, ...: each warp runs on its own
+  barrier,              // bar.arrive, barriers with a thread count: one calc instruction, each warp on its own
   memory_values,        // loads: the values read are unknown, stores are not tracked
   unknown_sectors,      // wmma fragments and tensor copies: sectors not computed
   atomic_as_access,     // global atomics timed as loads, reductions as stores

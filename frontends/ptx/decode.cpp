@@ -547,8 +547,8 @@ class ModuleDecoder {
       case Opcode::call: decode_call(in, d); return;
       case Opcode::ret:
       case Opcode::exit:
-      case Opcode::trap:
-      case Opcode::bar: return;
+      case Opcode::trap: return;
+      case Opcode::bar: d.block_barrier = waits_for_block(in); return;
       case Opcode::activemask: destinations(ops[0], d.dsts); return;
       case Opcode::setp:
       case Opcode::set:
@@ -615,6 +615,18 @@ class ModuleDecoder {
     if (packs == unpacks) return false;
     const std::size_t parts = (packs ? ops[1] : ops[0]).elements.size();
     return (parts == 2 || parts == 4) && d.type.bits % parts == 0 && d.type.bits / parts >= 8;
+  }
+
+  // bar.sync a, barrier.sync.aligned a, bar.red.popc.u32 d, a, p: every thread of the block waits
+  // there. Not bar.warp.sync (one warp's lanes), bar.arrive (does not wait), nor a form with a
+  // thread count (b: a subset of the block may meet there).
+  static bool waits_for_block(const Instruction& in) {
+    bool red = false;
+    for (const std::string& m : in.modifiers) {
+      if (m == "warp" || m == "arrive") return false;
+      red = red || m == "red";
+    }
+    return in.operands.size() == (red ? 3u : 1u);
   }
 
   // cp.async [dst], [src], size...: the global side is the access. Its spaces are named in order

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <span>
 #include <limits>
 
 #include "frontends/ptx/lane_arith.hpp"
@@ -479,6 +480,29 @@ void WarpEmulator::note_generic_as_global(const DecodedInstruction& in, Access& 
   if (generic_as_global_.count++ == 0) generic_as_global_.first = in.pos;
 }
 
+namespace {
+
+// Shared memory has 32 banks of 4-byte words (word w in bank w mod 32). Lanes that touch the same
+// word share it (a broadcast); distinct words in one bank take one pass each, so the access takes
+// as many passes as the bank with the most distinct words holds. Shifting every address by a
+// multiple of 4 bytes permutes the banks and keeps the count.
+void bank_conflict_ways(std::span<const std::uint64_t> addresses, std::uint64_t bytes, Access& access) {
+  std::array<std::uint64_t, 32 * 9> words;  // filled up to `count` (an unaligned 32-byte access spans 9)
+  std::size_t count = 0;
+  for (const std::uint64_t a : addresses) {
+    for (std::uint64_t w = a >> 2; w <= (a + bytes - 1) >> 2 && count < words.size(); ++w) words[count++] = w;
+  }
+  std::sort(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(count));
+  count = static_cast<std::size_t>(std::unique(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(count)) - words.begin());
+  std::array<std::int32_t, 32> per_bank{};
+  std::int32_t ways = 0;
+  for (std::size_t i = 0; i < count; ++i) ways = std::max(ways, ++per_bank[words[i] & 31]);
+  access.transactions = ways;
+  access.broadcast = count == 1 && addresses.size() > 1;
+}
+
+}  // namespace
+
 Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access;
   access.kind = in.opcode == Opcode::st || in.opcode == Opcode::red || in.writes_global ? AccessKind::store
@@ -487,7 +511,7 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
   access.space = in.space;
   if (in.opcode == Opcode::tex || in.opcode == Opcode::surface) {
     access.space = StateSpace::texture;
-    access.sectors = -1;
+    access.transactions = -1;
     return access;
   }
   const Frame& frame = frames_.back();
@@ -497,7 +521,7 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
     const bool known = size != nullptr && (size->kind == Arg::Kind::imm ||
                                            (size->kind == Arg::Kind::reg && (known_[frame.register_base + size->reg] & lanes) == lanes));
     if (!known || lanes == 0) {
-      access.sectors = lanes == 0 ? 0 : -1;
+      access.transactions = lanes == 0 ? 0 : -1;
       return access;
     }
     bytes = size->kind == Arg::Kind::imm ? size->imm : values_[(frame.register_base + size->reg) * 32 + static_cast<std::size_t>(std::countr_zero(lanes))];
@@ -507,23 +531,23 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
       // A bulk copy issued by one lane (the usual case): the sectors its byte range spans.
       const std::uint64_t a = (base.kind == Arg::Kind::imm ? base.imm : values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(std::countr_zero(lanes))]) +
                               static_cast<std::uint64_t>(in.address.offset);
-      access.sectors = static_cast<std::int32_t>(std::min<std::uint64_t>(((a + bytes - 1) >> 5) - (a >> 5) + 1, 1u << 30));
+      access.transactions = static_cast<std::int32_t>(std::min<std::uint64_t>(((a + bytes - 1) >> 5) - (a >> 5) + 1, 1u << 30));
       return access;
     }
     if (bytes > 32) {
-      access.sectors = -1;  // several lanes copying large blocks: not counted
+      access.transactions = -1;  // several lanes copying large blocks: not counted
       return access;
     }
   }
   if (in.unknown_footprint) {
-    access.sectors = lanes == 0 ? 0 : -1;
+    access.transactions = lanes == 0 ? 0 : -1;
     if (access.space == StateSpace::generic) note_generic_as_global(in, access);
     return access;
   }
   const Arg& base = in.address.base;
   const std::uint32_t known = base.kind == Arg::Kind::reg ? known_[frame.register_base + base.reg] : 0xFFFFFFFFu;
   if ((lanes & ~known) != 0) {
-    access.sectors = -1;
+    access.transactions = -1;
     if (access.space == StateSpace::generic) note_generic_as_global(in, access);
     return access;
   }
@@ -543,29 +567,40 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
     });
     if (aligned) {
       if (!ascending) std::sort(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n));
-      access.sectors = static_cast<std::int32_t>(std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin());
+      access.transactions = static_cast<std::int32_t>(std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin());
       return access;
     }
   }
-  std::array<std::uint64_t, 32 * 4> sectors;  // filled up to `count`
-  std::size_t count = 0;
-  bool sorted = true;
-  bool first = true;
+  std::array<std::uint64_t, 32> addresses;  // of the active lanes, in lane order
+  std::size_t n = 0;
   for_lanes(lanes, [&](int lane) {
-    const std::uint64_t a = (base.kind == Arg::Kind::reg ? values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(lane)]
-                                                         : base.imm) +
-                            static_cast<std::uint64_t>(in.address.offset);
-    if (first && access.space == StateSpace::generic) access.space = space_of_generic(a);
-    first = false;
-    for (std::uint64_t s = a >> 5; s <= (a + bytes - 1) >> 5 && count < sectors.size(); ++s) {
-      if (count > 0 && sectors[count - 1] == s) continue;  // coalesced lanes share sectors
-      if (count > 0 && sectors[count - 1] > s) sorted = false;
-      sectors[count++] = s;
-    }
+    addresses[n++] = (base.kind == Arg::Kind::reg ? values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(lane)]
+                                                  : base.imm) +
+                     static_cast<std::uint64_t>(in.address.offset);
   });
+  if (n > 0 && access.space == StateSpace::generic) access.space = space_of_generic(addresses[0]);
   if (access.space == StateSpace::generic) note_generic_as_global(in, access);  // no lane active
-  if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
-  access.sectors = static_cast<std::int32_t>(std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin());
+  if (access.space == StateSpace::shared) {
+    bank_conflict_ways(std::span(addresses.data(), n), bytes, access);
+  } else if (access.space == StateSpace::constant || access.space == StateSpace::param) {  // param: through a generic address
+    for (std::size_t i = 0; i < n; ++i) addresses[i] >>= 2;
+    std::sort(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(n));
+    access.transactions = static_cast<std::int32_t>(std::unique(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(n)) - addresses.begin());
+  } else {
+    std::array<std::uint64_t, 32 * 4> sectors;  // filled up to `count`
+    std::size_t count = 0;
+    bool sorted = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t a = addresses[i];
+      for (std::uint64_t s = a >> 5; s <= (a + bytes - 1) >> 5 && count < sectors.size(); ++s) {
+        if (count > 0 && sectors[count - 1] == s) continue;  // coalesced lanes share sectors
+        if (count > 0 && sectors[count - 1] > s) sorted = false;
+        sectors[count++] = s;
+      }
+    }
+    if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
+    access.transactions = static_cast<std::int32_t>(std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin());
+  }
   return access;
 }
 

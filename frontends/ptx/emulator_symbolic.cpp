@@ -277,8 +277,9 @@ void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, st
   if (in.address.base.kind == Arg::Kind::reg && tainted(base + in.address.base.reg)) observe_access(in, executing);
 }
 
-// The access's space and sectors must be the same for every block of the box. Lanes that move
-// together by a multiple of 32 bytes touch as many sectors; other shifts are tried one by one.
+// The access's space and transactions must be the same for every block of the box. Lanes that
+// move together by a multiple of 32 bytes touch as many sectors (by a multiple of 4 bytes, as
+// many shared ways and const addresses); other shifts are tried one by one.
 void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t lanes) {
   const std::size_t r = frames_.back().register_base + in.address.base.reg;
   while (tainted(r)) {
@@ -309,16 +310,21 @@ void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t la
       return true;
     }, involved);
     if (!tainted(r)) return;
-    std::int64_t step = 32;
+    std::uint64_t* row = &values_[r * 32];
+    StateSpace space = in.space;
+    if (space == StateSpace::generic) space = space_of_generic(row[static_cast<std::size_t>(lane0)] + static_cast<std::uint64_t>(in.address.offset));
+    // Shifting every lane by a multiple of `period` bytes keeps the access's transactions: 32 for
+    // sectors, 4 for shared ways and const addresses (counted in 4-byte words).
+    const std::int64_t period = space == StateSpace::shared || space == StateSpace::constant || space == StateSpace::param ? 4 : 32;
+    std::int64_t step = period;
     for (std::uint32_t m = coefficients(r)->symbols & live_; m != 0; m &= m - 1) {
       const auto v = static_cast<std::size_t>(std::countr_zero(m));
-      step = gcd64(step, static_cast<std::int64_t>(coefficients(r)->lane[v][static_cast<std::size_t>(lane0)] & 31));
+      step = gcd64(step, static_cast<std::int64_t>(coefficients(r)->lane[v][static_cast<std::size_t>(lane0)] & static_cast<std::uint64_t>(period - 1)));
     }
-    if (step == 32) return;
+    if (step == period) return;
     const Access reference = access_of(in, lanes);
     bool same = true;
-    std::uint64_t* row = &values_[r * 32];
-    for (std::int64_t shift = step; shift < 32 && same; shift += step) {
+    for (std::int64_t shift = step; shift < period && same; shift += step) {
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) row[std::countr_zero(l)] += static_cast<std::uint64_t>(shift);
       same = access_of(in, lanes) == reference;
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) row[std::countr_zero(l)] -= static_cast<std::uint64_t>(shift);
@@ -326,9 +332,10 @@ void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t la
     if (same) return;
     for (int v = kMaxSymbols - 1; v >= 0; --v) {
       if (((coefficients(r)->symbols & live_) >> v & 1) == 0) continue;
-      const auto b = static_cast<std::int64_t>(coefficients(r)->lane[static_cast<std::size_t>(v)][static_cast<std::size_t>(lane0)] & 31);
+      const auto b = static_cast<std::int64_t>(coefficients(r)->lane[static_cast<std::size_t>(v)][static_cast<std::size_t>(lane0)] &
+                                               static_cast<std::uint64_t>(period - 1));
       if (b == 0) continue;
-      residue_cut(v, 32 / gcd64(b, 32));
+      residue_cut(v, period / gcd64(b, period));
       break;
     }
   }

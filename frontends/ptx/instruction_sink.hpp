@@ -10,19 +10,28 @@ namespace warpsim::ptx {
 
 enum class AccessKind : std::uint8_t { load, store, atomic };
 
-// One warp-level memory access: which space, and how many distinct 32-byte sectors the active
-// lanes touch (-1 when some address is unknown).
+// One warp-level memory access: its space, and what it costs the memory system in
+// `transactions`, -1 when some address is unknown:
+// - global, local, texture/surface: the distinct 32-byte sectors the active lanes touch;
+// - shared: the bank-conflict degree (passes): over 32 banks of 4 bytes, the most distinct 4-byte
+//   words the active lanes touch in one bank (lanes on one word share it; an 8- or 16-byte access
+//   touches 2 or 4 words);
+// - const: the distinct addresses (the 4-byte words holding each lane's first byte), which the
+//   constant cache serves one after another.
+// 0 when no lane is active.
 struct Access {
   StateSpace space = StateSpace::global;
   AccessKind kind = AccessKind::load;
-  std::int32_t sectors = 0;
+  std::int32_t transactions = 0;
+  bool broadcast = false;  // shared: every active lane (more than one) touches the same single word
   bool operator==(const Access&) const = default;
 };
 
 class InstructionSink {
  public:
   virtual ~InstructionSink() = default;
-  // One instruction issued by the warp; `access` is set for memory instructions (not ld.param).
+  // One instruction issued by the warp; `access` is set for memory instructions (not ld.param,
+  // st.param). Block barriers arrive with no access (DecodedInstruction::block_barrier).
   virtual void instruction(const DecodedInstruction& instruction, const Access* access) = 0;
 };
 

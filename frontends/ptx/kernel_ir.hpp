@@ -90,6 +90,7 @@ struct DecodedInstruction {
   bool atomic_returns = false;  // atom (returns the old value) vs red
   bool writes_global = false;    // cp.async(.bulk) from shared to global, cp.reduce.async.bulk
   bool unknown_footprint = false;  // wmma fragments, tensor-map copies: sectors not computed
+  bool block_barrier = false;      // bar.sync/barrier.sync/bar.red of the whole block: a barrier item
   bool flush_subnormals = false;   // .ftz
   bool saturate = false;           // .sat
   IntegerRounding integer_rounding = IntegerRounding::none;

@@ -19,8 +19,15 @@
 
 namespace warpsim::ptx {
 
-// The paper's calc-period rule: (#instructions - 1) + 10 cycles.
-inline isa::Millicycles calc_period_duration(std::int64_t instructions) { return (instructions + 9) * 1000; }
+// The paper's calc-period rule: a period of n instructions without a global access lasts
+// (n - 1) + 10 cycles. The lowering splits a period at its non-global accesses and barriers: each
+// instruction lasts 1 cycle and the period's first item carries the 9 more (trace_folder.hpp).
+inline constexpr std::int64_t kCalcPeriodExtraCycles = 9;
+inline isa::Millicycles calc_period_duration(std::int64_t instructions) {
+  return (instructions + kCalcPeriodExtraCycles) * isa::kMillicyclesPerCycle;
+}
+// A shared, local, const or texture access, or a barrier: one instruction of its calc period.
+inline constexpr isa::Millicycles kInPeriodInstructionCycles = isa::kMillicyclesPerCycle;
 
 // The default duration of a global load or store: the value the paper calibrated for its PTX
 // case study (mtx_mul_vec, section 5.3). Override with --load-cycles / --store-cycles.
@@ -35,9 +42,10 @@ inline constexpr std::int64_t kMaxClasses = std::int64_t{1} << 24;
 
 // What the program does not say but later memory models need, per op of WarpProgram::program.
 struct OpNote {
-  std::int64_t instructions = 0;  // calc: PTX instructions in the period
-  std::int32_t sectors = 0;       // load/store: distinct 32-byte sectors, -1 when unknown
-  std::vector<AccessCount> accesses;  // calc: shared/local/const/texture accesses inside the period
+  std::int64_t instructions = 0;  // calc: PTX instructions (0 for the `calc 9` that opens a period)
+  bool opens_period = false;      // calc: the first item of a paper calc period (its duration adds 9 cycles)
+  std::int32_t transactions = 0;  // load/store: sectors, or shared ways, or const addresses (Access), -1 unknown
+  bool broadcast = false;         // load/store: Access::broadcast
 };
 
 struct WarpProgram {

@@ -27,20 +27,41 @@ void write_out_small_loops(std::vector<TraceItem>& items) {
   items = std::move(out);
 }
 
+isa::MemorySpace memory_space(StateSpace space) {
+  switch (space) {
+    case StateSpace::global: return isa::MemorySpace::global;
+    case StateSpace::local: return isa::MemorySpace::local;
+    case StateSpace::shared: return isa::MemorySpace::shared;
+    case StateSpace::constant:
+    case StateSpace::param: return isa::MemorySpace::constant;  // a generic address in the kernel parameters
+    case StateSpace::texture:
+    case StateSpace::surface: return isa::MemorySpace::texture;
+    default: return isa::MemorySpace::global;  // not reached: access_of resolves generic addresses
+  }
+}
+
 void build_program(const std::vector<TraceItem>& items, const LoweringOptions& options, isa::Program& program, std::vector<OpNote>& notes) {
   for (const TraceItem& item : items) {
     switch (item.kind) {
       case TraceItem::Kind::calc:
-        program.add(isa::OpKind::calc, calc_period_duration(item.count));
-        notes.push_back(OpNote{item.count, 0, item.accesses});
+        program.add(isa::OpKind::calc, item.opens_period ? calc_period_duration(item.count) : item.count * isa::kMillicyclesPerCycle);
+        notes.push_back(OpNote{item.count, item.opens_period, 0, false});
         break;
       case TraceItem::Kind::load:
       case TraceItem::Kind::store: {
         const bool load = item.kind == TraceItem::Kind::load;
-        program.add(load ? isa::OpKind::load : isa::OpKind::store, load ? options.load_cycles : options.store_cycles);
-        notes.push_back(OpNote{0, item.sectors, {}});
+        const isa::MemorySpace space = memory_space(item.space);
+        const isa::Millicycles duration = space != isa::MemorySpace::global ? kInPeriodInstructionCycles
+                                          : load                            ? options.load_cycles
+                                                                            : options.store_cycles;
+        program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0));
+        notes.push_back(OpNote{0, false, item.transactions, item.broadcast});
         break;
       }
+      case TraceItem::Kind::barrier:
+        program.add(isa::OpKind::barrier, kInPeriodInstructionCycles);
+        notes.emplace_back();
+        break;
       case TraceItem::Kind::loop:
         program.begin_repeat(item.count);
         notes.emplace_back();

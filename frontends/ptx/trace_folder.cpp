@@ -36,45 +36,52 @@ bool holds_loop_with_body(const std::vector<TraceItem>& items, std::size_t hash)
 
 }  // namespace
 
-void add_access(std::vector<AccessCount>& accesses, const Access& access, std::int64_t times) {
-  for (AccessCount& a : accesses) {
-    if (a.access == access) {
-      a.count += times;
-      return;
-    }
-  }
-  accesses.push_back(AccessCount{access, times});
-}
-
 bool TraceItem::operator==(const TraceItem& other) const {
-  return hash == other.hash && kind == other.kind && count == other.count && sectors == other.sectors &&
-         accesses == other.accesses && body == other.body;
+  return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
+         space == other.space && transactions == other.transactions && count == other.count && body == other.body;
 }
 
 void rehash(TraceItem& item) {
   std::size_t h = mix(static_cast<std::size_t>(item.kind), static_cast<std::size_t>(item.count));
-  h = mix(h, static_cast<std::size_t>(item.sectors));
-  for (const AccessCount& a : item.accesses) {
-    h = mix(h, static_cast<std::size_t>(a.access.space) * 4 + static_cast<std::size_t>(a.access.kind));
-    h = mix(h, static_cast<std::size_t>(a.access.sectors));
-    h = mix(h, static_cast<std::size_t>(a.count));
-  }
+  h = mix(h, static_cast<std::size_t>(item.transactions));
+  h = mix(h, static_cast<std::size_t>(item.space) * 4 + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
   for (const TraceItem& b : item.body) h = mix(h, b.hash);
   item.hash = h;
 }
 
-void TraceFolder::instruction(const DecodedInstruction&, const Access* access) {
-  const bool global = access != nullptr && access->space == StateSpace::global;
-  if (!global) {
+void TraceFolder::instruction(const DecodedInstruction& instruction, const Access* access) {
+  if (access == nullptr && !instruction.block_barrier) {
     ++pending_calc_;
-    if (access != nullptr) add_access(pending_accesses_, *access);
     return;
   }
   flush_calc();
   TraceItem item;
-  item.kind = access->kind == AccessKind::store ? TraceItem::Kind::store : TraceItem::Kind::load;
-  item.sectors = access->sectors;
+  if (access == nullptr) {
+    item.kind = TraceItem::Kind::barrier;
+  } else {
+    item.kind = access->kind == AccessKind::store ? TraceItem::Kind::store : TraceItem::Kind::load;
+    item.space = access->space;
+    item.transactions = access->transactions;
+    item.broadcast = access->broadcast;
+  }
   rehash(item);
+  if (access != nullptr && access->space == StateSpace::global) {
+    push(std::move(item));
+    in_period_ = false;
+  } else {
+    push_in_period(std::move(item));
+  }
+}
+
+void TraceFolder::push_in_period(TraceItem item) {
+  if (!in_period_) {
+    TraceItem opening;
+    opening.kind = TraceItem::Kind::calc;
+    opening.opens_period = true;
+    rehash(opening);
+    push(std::move(opening));
+    in_period_ = true;
+  }
   push(std::move(item));
 }
 
@@ -83,9 +90,9 @@ void TraceFolder::flush_calc() {
   TraceItem item;
   item.kind = TraceItem::Kind::calc;
   item.count = pending_calc_;
-  item.accesses = std::move(pending_accesses_);
-  pending_accesses_.clear();
+  item.opens_period = !in_period_;
   pending_calc_ = 0;
+  in_period_ = true;
   rehash(item);
   push(std::move(item));
 }
@@ -163,13 +170,13 @@ TraceFolder::Signature TraceFolder::signature() const {
   }
   s.matched = matched_;
   s.pending_calc = pending_calc_;
-  s.pending_accesses = pending_accesses_;
+  s.in_period = in_period_;
   return s;
 }
 
 bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
   if (times <= 0) return true;
-  if (matched_ != before.matched || items_.size() != before.items.size()) return false;
+  if (matched_ != before.matched || in_period_ != before.in_period || items_.size() != before.items.size()) return false;
   const std::size_t n = items_.size();
   std::size_t changed = n;
   for (std::size_t i = 0; i < n; ++i) {
@@ -178,27 +185,16 @@ bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
     changed = i;
   }
   if (changed == n) {
-    // Only the pending calc period grew: it grows by the same amounts each time.
-    if (pending_calc_ < before.pending_calc || pending_accesses_.size() < before.pending_accesses.size()) return false;
-    for (std::size_t i = 0; i < before.pending_accesses.size(); ++i) {
-      if (!(pending_accesses_[i].access == before.pending_accesses[i].access) ||
-          pending_accesses_[i].count < before.pending_accesses[i].count) {
-        return false;
-      }
-    }
-    const std::vector<AccessCount> grown = pending_accesses_;
+    // Only the pending calc run grew: it grows by the same amount each time.
+    if (pending_calc_ < before.pending_calc) return false;
     pending_calc_ += (pending_calc_ - before.pending_calc) * times;
-    for (std::size_t i = 0; i < grown.size(); ++i) {
-      const std::int64_t old = i < before.pending_accesses.size() ? before.pending_accesses[i].count : 0;
-      pending_accesses_[i].count += (grown[i].count - old) * times;
-    }
     return true;
   }
   // One loop ran more iterations and nothing else changed (the items after it are the same
   // partial iteration). Its count is compared with nothing (no other item holds a loop of the
   // same body), so the intermediate counts that the closed form skips could not have changed
   // how later items fold.
-  if (pending_calc_ != before.pending_calc || pending_accesses_ != before.pending_accesses) return false;
+  if (pending_calc_ != before.pending_calc) return false;
   TraceItem& loop = items_[changed];
   const Signature::Item& old = before.items[changed];
   if (loop.kind != TraceItem::Kind::loop || old.count == 0 || body_hash(loop.body) != old.body_hash || loop.count <= old.count) {
@@ -216,6 +212,7 @@ bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
 
 std::vector<TraceItem> TraceFolder::finish() {
   flush_calc();
+  in_period_ = false;
   if (matched_ > 0) {
     std::vector<TraceItem> prefix(items_.back().body.begin(), items_.back().body.begin() + static_cast<std::ptrdiff_t>(matched_));
     matched_ = 0;

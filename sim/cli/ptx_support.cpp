@@ -22,37 +22,29 @@ ptx::Dim3 dim3(const std::string& text, const std::string& flag) {
 }
 
 
-const char* kind_name(ptx::AccessKind kind) {
-  switch (kind) {
-    case ptx::AccessKind::load: return "load";
-    case ptx::AccessKind::store: return "store";
-    case ptx::AccessKind::atomic: return "atomic";
-  }
-  return "?";
+std::string plural(std::int64_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 std::string note_text(const isa::Op& op, const ptx::OpNote& note) {
-  std::string text;
   if (op.kind == isa::OpKind::calc) {
-    text = std::to_string(note.instructions) + " instruction" + (note.instructions == 1 ? "" : "s");
-    for (const ptx::AccessCount& a : note.accesses) {
-      text += std::string(", ") + (a.count == 1 ? "" : std::to_string(a.count) + " x ") + ptx::to_string(a.access.space) + " " +
-              kind_name(a.access.kind);
-    }
-  } else if (isa::is_memory(op.kind)) {
-    text = note.sectors < 0 ? "sectors unknown" : std::to_string(note.sectors) + " sector" + (note.sectors == 1 ? "" : "s");
+    if (note.instructions == 0) return "opens a calc period (+9)";
+    return plural(note.instructions, "instruction") + (note.opens_period ? " + 9" : "");
   }
-  return text;
-}
-
-nlohmann::ordered_json access_json(const ptx::AccessCount& counted) {
-  const ptx::Access& a = counted.access;
-  nlohmann::ordered_json j;
-  j["space"] = ptx::to_string(a.space);
-  j["kind"] = kind_name(a.kind);
-  j["sectors"] = a.sectors < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(a.sectors);
-  j["count"] = counted.count;
-  return j;
+  if (!isa::is_memory(op.kind)) return "";
+  const std::int32_t t = note.transactions;
+  switch (op.space) {
+    case isa::MemorySpace::shared:
+      if (t < 0) return "ways unknown";
+      if (t == 0) return "no lane active";
+      if (note.broadcast) return "broadcast";
+      return t == 1 ? "no bank conflict" : std::to_string(t) + "-way bank conflict";
+    case isa::MemorySpace::constant:
+      if (t < 0) return "addresses unknown";
+      return std::to_string(t) + (t == 1 ? " address" : " addresses");
+    default:
+      return t < 0 ? "sectors unknown" : plural(t, "sector");
+  }
 }
 
 // The program's ops as nested JSON, from op `i` to the end of the enclosing loop.
@@ -73,12 +65,12 @@ nlohmann::ordered_json ops_json(const ptx::WarpProgram& p, std::size_t& i) {
       j["cycles"] = sim::report::cycles_json(op.duration);
       if (op.kind == isa::OpKind::calc) {
         j["instructions"] = note.instructions;
-        nlohmann::ordered_json accesses = nlohmann::ordered_json::array();
-        for (const ptx::AccessCount& a : note.accesses) accesses.push_back(access_json(a));
-        j["accesses"] = accesses;
-      } else {
-        j["space"] = "global";
-        j["sectors"] = note.sectors < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(note.sectors);
+        j["opens_period"] = note.opens_period;
+      } else if (isa::is_memory(op.kind)) {
+        j["space"] = isa::to_string(op.space);
+        j[isa::counts_ways(op.space) ? "ways" : "sectors"] =
+            note.transactions < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(note.transactions);
+        if (op.space == isa::MemorySpace::shared) j["broadcast"] = note.broadcast;
       }
     }
     list.push_back(std::move(j));

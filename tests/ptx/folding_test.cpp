@@ -11,8 +11,11 @@ namespace {
 
 struct Flat {
   TraceItem::Kind kind;
-  std::int64_t value;  // calc: instructions; load/store: sectors
+  std::int64_t value;  // calc: instructions; load/store: transactions
+  bool opens_period = false;
+  StateSpace space = StateSpace::global;
   bool operator==(const Flat&) const = default;
+  std::int64_t count_cycles() const { return value + (opens_period ? 9 : 0); }
 };
 
 void expand(const std::vector<TraceItem>& items, std::vector<Flat>& out) {
@@ -20,32 +23,87 @@ void expand(const std::vector<TraceItem>& items, std::vector<Flat>& out) {
     if (item.kind == TraceItem::Kind::loop) {
       for (std::int64_t i = 0; i < item.count; ++i) expand(item.body, out);
     } else {
-      out.push_back({item.kind, item.kind == TraceItem::Kind::calc ? item.count : item.sectors});
+      out.push_back({item.kind, item.kind == TraceItem::Kind::calc ? item.count : item.transactions, item.opens_period, item.space});
     }
   }
 }
 
-// Feeds `events` (0 = calc instruction, 1..4 = global load with that many sectors, 5 = store)
-// and returns the folded items and the expected flat stream.
+// Feeds `events` (0 = calc instruction, 1..4 = global load with that many sectors, 5 = global
+// store, 6 = shared load of 2 ways, 7 = block barrier) and returns the folded items and the
+// expected flat stream: calc runs between accesses and barriers, and the +9 of each paper period
+// (a run without global accesses) on its first item, a calc of 0 instructions where the period
+// opens with a shared access or a barrier.
 std::pair<std::vector<TraceItem>, std::vector<Flat>> fold(const std::vector<int>& events) {
   TraceFolder folder;
   const DecodedInstruction instruction;
+  DecodedInstruction barrier;
+  barrier.block_barrier = true;
   std::vector<Flat> expected;
+  bool in_period = false, last_calc = false;
   for (const int e : events) {
     if (e == 0) {
       folder.instruction(instruction, nullptr);
-      if (!expected.empty() && expected.back().kind == TraceItem::Kind::calc) {
+      if (last_calc) {
         ++expected.back().value;
       } else {
-        expected.push_back({TraceItem::Kind::calc, 1});
+        expected.push_back({TraceItem::Kind::calc, 1, !in_period});
+        in_period = true;
       }
+      last_calc = true;
       continue;
     }
-    const Access access{StateSpace::global, e == 5 ? AccessKind::store : AccessKind::load, e == 5 ? 4 : e};
+    last_calc = false;
+    if (e >= 6) {
+      if (!in_period) expected.push_back({TraceItem::Kind::calc, 0, true});
+      in_period = true;
+    } else {
+      in_period = false;
+    }
+    if (e == 7) {
+      folder.instruction(barrier, nullptr);
+      expected.push_back({TraceItem::Kind::barrier, 0});
+      continue;
+    }
+    const StateSpace space = e == 6 ? StateSpace::shared : StateSpace::global;
+    const Access access{space, e == 5 ? AccessKind::store : AccessKind::load, e == 5 ? 4 : e == 6 ? 2 : e};
     folder.instruction(instruction, &access);
-    expected.push_back({e == 5 ? TraceItem::Kind::store : TraceItem::Kind::load, access.sectors});
+    expected.push_back({e == 5 ? TraceItem::Kind::store : TraceItem::Kind::load, access.transactions, false, space});
   }
   return {folder.finish(), expected};
+}
+
+// The paper's timing of a flat stream: per period (a run without global accesses) of n
+// instructions, n + 9 cycles; `paper` says how the stream of events does it, `items` how the
+// folded items do (calc: count, +9 when it opens a period; shared access, barrier: 1).
+std::vector<std::int64_t> paper_periods(const std::vector<int>& events) {
+  std::vector<std::int64_t> periods;
+  std::int64_t n = 0;
+  for (const int e : events) {
+    if (e >= 1 && e <= 5) {
+      if (n > 0) periods.push_back(n + 9);
+      n = 0;
+    } else {
+      ++n;
+    }
+  }
+  if (n > 0) periods.push_back(n + 9);
+  return periods;
+}
+
+std::vector<std::int64_t> item_periods(const std::vector<Flat>& flat) {
+  std::vector<std::int64_t> periods;
+  std::int64_t t = 0;
+  for (const Flat& f : flat) {
+    const bool global = (f.kind == TraceItem::Kind::load || f.kind == TraceItem::Kind::store) && f.space == StateSpace::global;
+    if (global) {
+      if (t > 0) periods.push_back(t);
+      t = 0;
+    } else {
+      t += f.kind == TraceItem::Kind::calc ? f.count_cycles() : 1;
+    }
+  }
+  if (t > 0) periods.push_back(t);
+  return periods;
 }
 
 std::size_t item_count(const std::vector<TraceItem>& items) {
@@ -68,6 +126,22 @@ TEST(PtxFolding, NestedLoopsFoldExactly) {
   EXPECT_LT(item_count(items), 40u);  // 300k events, a few dozen items
 }
 
+// A loop whose body has only shared accesses and barriers (a paper calc period of its own)
+// still folds: its first iteration opens the period, the others repeat.
+TEST(PtxFolding, LoopsWithoutGlobalAccessesFold) {
+  std::vector<int> events{1, 6};
+  for (int outer = 0; outer < 30; ++outer) {
+    for (int inner = 0; inner < 1000; ++inner) events.insert(events.end(), {0, 0, 6, 0, 6, 7});
+    events.insert(events.end(), {0, 5});
+  }
+  const auto [items, expected] = fold(events);
+  std::vector<Flat> flat;
+  expand(items, flat);
+  EXPECT_EQ(flat, expected);
+  EXPECT_EQ(item_periods(flat), paper_periods(events));
+  EXPECT_LT(item_count(items), 40u);
+}
+
 TEST(PtxFolding, RandomStreamsExpandToThemselves) {
   std::mt19937 random(12345);
   for (int trial = 0; trial < 300; ++trial) {
@@ -76,17 +150,18 @@ TEST(PtxFolding, RandomStreamsExpandToThemselves) {
     const int pieces = 1 + static_cast<int>(random() % 6);
     for (int p = 0; p < pieces; ++p) {
       std::vector<int> body(1 + random() % 7);
-      for (int& e : body) e = static_cast<int>(random() % 6);
+      for (int& e : body) e = static_cast<int>(random() % 8);
       const int repeats = static_cast<int>(random() % 3 == 0 ? 1 : random() % 40);
       for (int r = 0; r < repeats; ++r) {
         events.insert(events.end(), body.begin(), body.end());
-        if (random() % 4 == 0) events.push_back(static_cast<int>(random() % 6));  // a disturbance
+        if (random() % 4 == 0) events.push_back(static_cast<int>(random() % 8));  // a disturbance
       }
     }
     const auto [items, expected] = fold(events);
     std::vector<Flat> flat;
     expand(items, flat);
     ASSERT_EQ(flat, expected) << "trial " << trial;
+    ASSERT_EQ(item_periods(flat), paper_periods(events)) << "trial " << trial;
   }
 }
 

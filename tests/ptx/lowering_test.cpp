@@ -11,6 +11,7 @@
 #include "frontends/ptx/lowering.hpp"
 #include "frontends/ptx/parser.hpp"
 #include "isa/input_error.hpp"
+#include "tests/support/paper_program.hpp"
 
 namespace warpsim::ptx {
 namespace {
@@ -41,7 +42,7 @@ LoweredKernel lower(const std::string& file, Dim3 grid, Dim3 block, ParameterEnt
 std::vector<Counts> counts(const LoweredKernel& k) {
   std::vector<Counts> out;
   for (const WarpProgram& p : k.programs) {
-    const isa::DynamicCounts c = p.program.dynamic_counts();
+    const isa::DynamicCounts c = testing_support::paper_program(p.program).dynamic_counts();  // global accesses
     out.push_back({p.warps, c.loads, c.stores});
   }
   return out;
@@ -87,7 +88,7 @@ TEST(PtxLowering, CalcPeriodsFollowThePaperRule) {
   for (std::size_t i = 0; i < p.program.ops().size(); ++i) {
     const isa::Op& op = p.program.ops()[i];
     if (op.kind == isa::OpKind::calc) {
-      EXPECT_EQ(op.duration, (p.notes[i].instructions - 1 + 10) * 1000);
+      EXPECT_EQ(op.duration, (p.notes[i].instructions + (p.notes[i].opens_period ? 9 : 0)) * 1000);
     }
     if (op.kind == isa::OpKind::load) {
       EXPECT_EQ(op.duration, kDefaultMemoryCycles);
@@ -107,8 +108,8 @@ TEST(PtxLowering, CoalescingCountsSectors) {
   std::vector<std::int32_t> load_sectors, store_sectors;
   const WarpProgram& p = k.programs[0];
   for (std::size_t i = 0; i < p.program.ops().size(); ++i) {
-    if (p.program.ops()[i].kind == isa::OpKind::load) load_sectors.push_back(p.notes[i].sectors);
-    if (p.program.ops()[i].kind == isa::OpKind::store) store_sectors.push_back(p.notes[i].sectors);
+    if (p.program.ops()[i].kind == isa::OpKind::load) load_sectors.push_back(p.notes[i].transactions);
+    if (p.program.ops()[i].kind == isa::OpKind::store) store_sectors.push_back(p.notes[i].transactions);
   }
   EXPECT_EQ(load_sectors, (std::vector<std::int32_t>{4, 1, 16}));
   EXPECT_EQ(store_sectors, (std::vector<std::int32_t>{4}));
@@ -168,17 +169,17 @@ TEST(PtxLowering, HandWrittenCases) {
   EXPECT_EQ(counts(lower(dir + "repeated_call.ptx", {1, 1, 1}, {32, 1, 1})), (std::vector<Counts>{{1, 7, 1}}));
 }
 
-TEST(PtxLowering, BarrierCountsSharedAccessesInsideCalcPeriods) {
+// Shared accesses and the barrier are ops of their own, inside the paper's calc period between
+// the global load and store: its n instructions still last n + 9 cycles in all.
+TEST(PtxLowering, BarrierCaseHasSharedAccessesAndABarrierAsOps) {
   const LoweredKernel k = lower("tests/ptx/cases/barrier.ptx", {1, 1, 1}, {64, 1, 1});
-  std::vector<Access> accesses;
-  for (const OpNote& note : k.programs[0].notes) {
-    for (const AccessCount& a : note.accesses) accesses.insert(accesses.end(), static_cast<std::size_t>(a.count), a.access);
+  std::vector<std::string> ops;
+  for (const isa::Op& op : k.programs[0].program.ops()) {
+    ops.push_back(std::string(isa::to_string(op.kind)) + (op.space == isa::MemorySpace::unspecified ? "" : " ") +
+                  isa::to_string(op.space));
   }
-  ASSERT_EQ(accesses.size(), 2u);
-  EXPECT_EQ(accesses[0].space, StateSpace::shared);
-  EXPECT_EQ(accesses[0].kind, AccessKind::store);
-  EXPECT_EQ(accesses[1].space, StateSpace::shared);
-  EXPECT_EQ(accesses[1].kind, AccessKind::load);
+  EXPECT_EQ(ops, (std::vector<std::string>{"calc", "load global", "calc", "store shared", "bar", "calc", "load shared", "calc",
+                                           "store global", "calc"}));
 }
 
 TEST(PtxLowering, UnknownBranchPolicies) {
@@ -286,14 +287,14 @@ TEST(PtxRegressions, ConstructsFromRealNvccOutput) {
   // Two bulk copies (global to shared, shared to global) and one cp.async.ca.
   EXPECT_EQ(one("cp_async_bulk.ptx"), (Counts{1, 2, 1}));
   EXPECT_EQ(one("wmma_gemm.sm_80.O3.ptx", {{"3", "16"}, {"4", "16"}, {"5", "16"}}), (Counts{1, 2, 1}));
-  // alloca'd memory is local: its accesses stay in the calc period, recorded as local.
+  // alloca'd memory is local: its accesses are local ops inside the calc period.
   const LoweredKernel local = lower(dir + "alloca_generic.ptx", {1, 1, 1}, {32, 1, 1}, {{"0", "4"}});
   EXPECT_EQ(counts(local), (std::vector<Counts>{{1, 0, 0}}));
-  std::vector<StateSpace> spaces;
-  for (const OpNote& note : local.programs[0].notes) {
-    for (const AccessCount& a : note.accesses) spaces.push_back(a.access.space);
+  std::vector<isa::MemorySpace> spaces;
+  for (const isa::Op& op : local.programs[0].program.ops()) {
+    if (isa::is_memory(op.kind)) spaces.push_back(op.space);
   }
-  EXPECT_EQ(spaces, (std::vector<StateSpace>{StateSpace::local, StateSpace::local}));
+  EXPECT_EQ(spaces, (std::vector<isa::MemorySpace>{isa::MemorySpace::local, isa::MemorySpace::local}));
 }
 
 TEST(PtxRegressions, SecondStressRun) {
@@ -305,11 +306,14 @@ TEST(PtxRegressions, SecondStressRun) {
   for (const char* file : {"cvta_param.ptx", "isspacep.ptx", "mapa.ptx"}) {
     const LoweredKernel k = lower(dir + file, {1, 1, 1}, {32, 1, 1});
     EXPECT_EQ(counts(k), (std::vector<Counts>{{1, 0, 1}})) << file;
-    std::vector<StateSpace> spaces;
-    for (const OpNote& note : k.programs[0].notes) {
-      for (const AccessCount& a : note.accesses) spaces.push_back(a.access.space);
+    std::vector<isa::MemorySpace> spaces;
+    for (const isa::Op& op : k.programs[0].program.ops()) {
+      if (isa::is_memory(op.kind) && !op.is_paper_memory()) spaces.push_back(op.space);
     }
-    EXPECT_EQ(spaces, (std::vector<StateSpace>{std::string(file) == "cvta_param.ptx" ? StateSpace::param : StateSpace::shared})) << file;
+    // The kernel parameters read through a generic address count as a constant access.
+    EXPECT_EQ(spaces, (std::vector<isa::MemorySpace>{std::string(file) == "cvta_param.ptx" ? isa::MemorySpace::constant
+                                                                                           : isa::MemorySpace::shared}))
+        << file;
     EXPECT_EQ(k.unknown_branches.count, 0) << file;
   }
   // CUDA refuses a block beyond the kernel's .maxntid.

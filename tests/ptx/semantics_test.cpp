@@ -253,7 +253,7 @@ Lowered lower_one_warp(const std::string& file, const std::string& kernel = "") 
   for (const WarpProgram& p : k.programs) {
     out.stores += p.program.dynamic_counts().stores;
     for (std::size_t i = 0; i < p.program.ops().size(); ++i) {
-      if (p.program.ops()[i].kind == isa::OpKind::store) out.store_sectors.push_back(p.notes[i].sectors);
+      if (p.program.ops()[i].kind == isa::OpKind::store) out.store_sectors.push_back(p.notes[i].transactions);
     }
   }
   return out;

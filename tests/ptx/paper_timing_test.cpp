@@ -1,0 +1,109 @@
+// The PTX lowering under the paper's model against a golden: for every committed kernel (under
+// workloads/, tests/ptx/cases/, tests/ptx/regressions/), two parameter values and three launch
+// shapes, each distinct warp program's warp count and its core-package time T_c at 1 and 6 warps
+// (t_m = 31) with every op the paper's model does not time as memory turned into a calc of its
+// duration. The golden was written by the lowering before it annotated shared/local/const/
+// texture accesses and barriers (then inside the calc periods): the annotated programs must time
+// exactly as before under the paper's model.
+//
+// WARPSIM_WRITE_PAPER_GOLDEN=1 rewrites tests/ptx/data/paper_timing_golden.txt instead of checking.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "frontends/ptx/lowering.hpp"
+#include "frontends/ptx/parser.hpp"
+#include "isa/input_error.hpp"
+#include "sim/core/simulate_core.hpp"
+#include "tests/support/paper_program.hpp"
+
+namespace warpsim::ptx {
+namespace {
+
+const std::string kSource = WARPSIM_SOURCE_DIR;
+const std::string kGolden = kSource + "/tests/ptx/data/paper_timing_golden.txt";
+
+std::vector<std::filesystem::path> committed_ptx() {
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {"/workloads", "/tests/ptx/cases", "/tests/ptx/regressions"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource + dir)) {
+      if (entry.path().extension() == ".ptx") files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// key -> "warps:T_c(1):T_c(6) ..." per program, or "error".
+std::map<std::string, std::string> measure() {
+  const std::vector<std::pair<Dim3, Dim3>> launches = {{{3, 1, 1}, {64, 1, 1}}, {{5, 3, 1}, {16, 8, 1}}, {{2, 1, 1}, {256, 1, 1}}};
+  std::map<std::string, std::string> points;
+  for (const std::filesystem::path& file : committed_ptx()) {
+    const Module module = load_ptx_file(file.string());
+    for (const Function& f : module.functions) {
+      if (!f.is_entry || !f.has_body) continue;
+      for (const std::int64_t value : {16, 100}) {
+        ParameterEntries params;
+        for (const KernelParameter& p : describe_parameters(f)) {
+          if (!p.is_pointer && !p.is_aggregate) params.emplace_back(p.ptx_name, std::to_string(value));
+        }
+        for (const auto& [grid, block] : launches) {
+          LoweringOptions options;
+          options.kernel = f.name;
+          options.grid = grid;
+          options.block = block;
+          options.parameters = params;
+          const std::string key = std::filesystem::relative(file, kSource).string() + " " + f.name + " value=" +
+                                  std::to_string(value) + " grid=" + std::to_string(grid.x) + "," + std::to_string(grid.y) +
+                                  " block=" + std::to_string(block.x) + "," + std::to_string(block.y);
+          std::ostringstream result;
+          try {
+            const LoweredKernel kernel = lower_kernel(module, options);
+            for (const WarpProgram& p : kernel.programs) {
+              const isa::Program paper = testing_support::paper_program(p.program);
+              result << ' ' << p.warps << ':' << sim::core::simulate_core(paper, 1, 31'000) << ':'
+                     << sim::core::simulate_core(paper, 6, 31'000);
+            }
+          } catch (const InputError&) {
+            result << " error";
+          }
+          points[key] = result.str();
+        }
+      }
+    }
+  }
+  return points;
+}
+
+TEST(PtxPaperTiming, EveryCommittedKernelTimesAsTheGolden) {
+  const std::map<std::string, std::string> points = measure();
+  if (std::getenv("WARPSIM_WRITE_PAPER_GOLDEN") != nullptr) {
+    std::ofstream out(kGolden);
+    for (const auto& [key, value] : points) out << key << " =" << value << '\n';
+    GTEST_SKIP() << "wrote " << points.size() << " points to " << kGolden;
+  }
+  std::ifstream in(kGolden);
+  ASSERT_TRUE(in) << kGolden;
+  std::map<std::string, std::string> golden;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t eq = line.find(" =");
+    ASSERT_NE(eq, std::string::npos) << line;
+    golden[line.substr(0, eq)] = line.substr(eq + 2);
+  }
+  EXPECT_EQ(points.size(), golden.size());
+  int checked = 0;
+  for (const auto& [key, value] : golden) {
+    const auto it = points.find(key);
+    ASSERT_NE(it, points.end()) << key;
+    EXPECT_EQ(it->second, value) << key;
+    ++checked;
+  }
+  EXPECT_GE(checked, 300);
+}
+
+}  // namespace
+}  // namespace warpsim::ptx
