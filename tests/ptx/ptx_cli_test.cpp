@@ -84,7 +84,7 @@ TEST(PtxCli, LowerKpReadsBackAsAProgram) {
                            "--param 5=1024 -o " + dir + "/mtx.kp");
   ASSERT_EQ(r.status, 0) << r.err;
   // The lowered text is a .kp file warpsim runs: 8 warps on one core package.
-  const Result core = run_warpsim("core " + dir + "/mtx.kp --warps 8 --tm 2 --format json");
+  const Result core = run_warpsim("core " + dir + "/mtx.kp --warps 8 --tm 2 --gpu rtx2060 --format json");
   ASSERT_EQ(core.status, 0) << core.err;
   EXPECT_GT(nlohmann::json::parse(core.out)["cycles"].get<double>(), 0);
 }
@@ -199,7 +199,7 @@ TEST(PtxCli, LowerListsAssumptions) {
   const std::string mma_line = "\n# assumption: unmodelled_opcode: 'mma' is not modelled: its results are unknown, "
                                "and it is timed as one calc instruction (count 1, first at " + file + ":56:2)\n";
   EXPECT_NE(slurp(dir + "/a.kp").find(mma_line), std::string::npos);
-  const Result core = run_warpsim("core " + dir + "/a.kp --warps 2 --tm 2 --format json");
+  const Result core = run_warpsim("core " + dir + "/a.kp --warps 2 --tm 2 --gpu rtx2060 --format json");
   EXPECT_EQ(core.status, 0) << core.err;
   // A kernel with nothing to assume lists nothing.
   const Result exact = run_warpsim("lower tests/ptx/cases/exact_values.ptx --grid 1 --block 32 --format json");

@@ -132,6 +132,7 @@ TEST(LoweringCache, ModelsRetimeTheSharedPrograms) {
   ModelOverrides overrides;
   overrides.tp_us = 5;
   overrides.tm = isa::cycles_from_double(20);
+  overrides.model = TimingModel::paper;  // d1 and d2 are the paper's durations of global accesses
   CoreTimeCache core_times;
   const Point point{{"N", 256}};
   const double plain = model(ptx::kDefaultMemoryCycles).predict(gpu, point, overrides, core_times).time_us;
