@@ -39,10 +39,10 @@ import validate_measured_lib as lib  # noqa: E402
 # --- Settings of the timing model under test --------------------------------------------------
 # The paper model needs t_m (cycles); the memory-aware model predicts cycles without it. Set TM
 # to None once suites accept PTX workloads with no tm: the calibration then gives only tp_us.
-TM = 31.0
+TM = None  # the memory-aware model: t_m from the profile (docs/model.md)
 # Pass the measured registers per thread (the row's regs_per_thread) as the workload key
 # `regs = N` once suites accept it (occupancy). Off until then.
-USE_REGS = False
+USE_REGS = True  # registers per thread from the data, for occupancy
 
 # The kernels of the experiment: the eight amaris_nca kernels we have our own versions of.
 # (subSeqMax is not among them: docs/validation.md says why.)
