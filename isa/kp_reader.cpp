@@ -125,25 +125,65 @@ class KpParser {
     return duration;
   }
 
-  // load|store CYCLES [SPACE [sectors=N | ways=N]]
+  // load|store CYCLES [SPACE [sectors=N | ways=N] [reuse=F distance=BYTES]]
   void parse_access(OpKind kind, const std::vector<std::string_view>& words, int line) {
-    const std::string usage = std::string(to_string(kind)) + " CYCLES [global|local|shared|const|tex [sectors=N|ways=N]]";
-    if (words.size() < 2 || words.size() > 4) {
+    const std::string usage =
+        std::string(to_string(kind)) + " CYCLES [global|local|shared|const|tex [sectors=N|ways=N] [reuse=F distance=BYTES]]";
+    if (words.size() < 2 || words.size() > 6) {
       fail(line, std::string(words.size() < 2 ? "missing operand" : "unexpected extra operand") + ": expected '" + usage + "'");
     }
     const Millicycles duration = positive_cycles(words[1], words[0], line);
     if (words.size() == 2) return program_.add(kind, duration, line);
     const std::optional<MemorySpace> space = memory_space_named(words[2]);
     if (!space) fail(line, quote_for_message(words[2]) + " is not a memory space (global, local, shared, const, tex)");
+    const std::string_view count_key = counts_ways(*space) ? "ways=" : "sectors=";
     std::int32_t transactions = 0;
-    if (words.size() == 4) {
-      const std::string_view key = counts_ways(*space) ? "ways=" : "sectors=";
-      if (words[3].substr(0, key.size()) != key) {
-        fail(line, quote_for_message(words[3]) + ": a " + std::string(words[2]) + " access takes " + std::string(key) + "N");
+    std::optional<std::int32_t> reuse_permille;
+    std::optional<std::int64_t> distance;
+    for (std::size_t i = 3; i < words.size(); ++i) {
+      const std::string_view word = words[i];
+      const auto value_of = [&](std::string_view key) { return word.substr(0, key.size()) == key ? std::optional(word.substr(key.size())) : std::nullopt; };
+      if (const auto count = value_of(count_key); count && transactions == 0 && !reuse_permille && !distance) {
+        transactions = whole_count(*count, word, line);
+      } else if (const auto fraction = value_of("reuse="); fraction && !reuse_permille && !counts_ways(*space)) {
+        reuse_permille = thousandths(*fraction, word, line);
+      } else if (const auto bytes = value_of("distance="); bytes && !distance && !counts_ways(*space)) {
+        distance = byte_count(*bytes, word, line);
+      } else {
+        fail(line, quote_for_message(word) + ": a " + std::string(words[2]) + " access takes " + std::string(count_key) + "N" +
+                       (counts_ways(*space) ? "" : ", then reuse=F distance=BYTES") + ", each at most once");
       }
-      transactions = whole_count(words[3].substr(key.size()), words[3], line);
     }
-    program_.add_access(kind, duration, *space, transactions, line);
+    if (reuse_permille.has_value() != distance.has_value()) fail(line, "reuse= and distance= go together");
+    program_.add_access(kind, duration, *space, transactions, line, CacheReuse{reuse_permille.value_or(0), distance.value_or(0)});
+  }
+
+  // A fraction in [0, 1] with at most three decimals, in thousandths.
+  std::int32_t thousandths(std::string_view text, std::string_view word, int line) const {
+    const std::size_t dot = text.find('.');
+    const std::string_view whole = text.substr(0, dot);
+    const std::string_view decimals = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+    const auto digits = [](std::string_view d) { return std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }); };
+    const bool ok = !whole.empty() && whole.size() <= 1 && digits(whole) && digits(decimals) && decimals.size() <= 3 &&
+                    (dot == std::string_view::npos || !decimals.empty());
+    std::int32_t value = ok ? (whole[0] - '0') * 1000 : -1;
+    for (std::size_t i = 0; ok && i < decimals.size(); ++i) value += (decimals[i] - '0') * (i == 0 ? 100 : i == 1 ? 10 : 1);
+    if (!ok || value > 1000) fail(line, quote_for_message(word) + ": reuse must be a fraction in [0, 1] with at most 3 decimals");
+    return value;
+  }
+
+  std::int64_t byte_count(std::string_view digits, std::string_view word, int line) const {
+    std::int64_t value = 0;
+    bool ok = !digits.empty();
+    for (const char c : digits) {
+      if (!std::isdigit(static_cast<unsigned char>(c)) || value > kMaxReuseDistance) {
+        ok = false;
+        break;
+      }
+      value = value * 10 + (c - '0');
+    }
+    if (!ok || value > kMaxReuseDistance) fail(line, quote_for_message(word) + ": distance must be a whole number of bytes in [0, 2^50]");
+    return value;
   }
 
   std::int32_t whole_count(std::string_view digits, std::string_view word, int line) const {

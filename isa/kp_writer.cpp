@@ -3,6 +3,18 @@
 #include "isa/kp_format.hpp"
 
 namespace warpsim::isa {
+namespace {
+
+// 875 -> "0.875", 500 -> "0.5", 1000 -> "1".
+std::string thousandths(std::int32_t permille) {
+  if (permille % 1000 == 0) return std::to_string(permille / 1000);
+  std::string digits = std::to_string(permille % 1000);
+  digits.insert(0, 3 - digits.size(), '0');
+  while (digits.back() == '0') digits.pop_back();
+  return std::to_string(permille / 1000) + '.' + digits;
+}
+
+}  // namespace
 
 std::string to_kp(const Program& program) {
   std::string out;
@@ -23,6 +35,9 @@ std::string to_kp(const Program& program) {
         if (op.space != MemorySpace::unspecified) {
           out += ' ' + std::string(to_string(op.space));
           if (op.transactions > 0) out += (counts_ways(op.space) ? " ways=" : " sectors=") + std::to_string(op.transactions);
+          if (op.reuse != CacheReuse{}) {
+            out += " reuse=" + thousandths(op.reuse.permille) + " distance=" + std::to_string(op.reuse.distance_bytes);
+          }
         }
         break;
     }

@@ -40,10 +40,21 @@ std::optional<MemorySpace> memory_space_named(std::string_view word) {
   return std::nullopt;
 }
 
+namespace {
+
+Op op_at(OpKind kind, int line) {
+  Op op;
+  op.kind = kind;
+  op.line = line;
+  return op;
+}
+
+}  // namespace
+
 bool Op::same_meaning(const Op& other) const {
   return kind == other.kind && duration == other.duration && count == other.count &&
          count_parameter == other.count_parameter && partner == other.partner && space == other.space &&
-         transactions == other.transactions;
+         transactions == other.transactions && reuse == other.reuse;
 }
 
 void Program::fail(int line, const std::string& what) const {
@@ -55,18 +66,27 @@ void Program::add(OpKind kind, Millicycles duration, int line) {
   if (duration <= 0) fail(line, std::string(to_string(kind)) + " duration must be positive");
   if (duration > kMaxDuration) fail(line, "duration above the limit of 10^9 cycles");
   annotated_ = annotated_ || kind == OpKind::barrier;
-  ops_.push_back(Op{kind, duration, 0, {}, 0, line});
+  Op op = op_at(kind, line);
+  op.duration = duration;
+  ops_.push_back(std::move(op));
 }
 
-void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line) {
+void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line,
+                         CacheReuse reuse) {
   if (!is_memory(kind)) fail(line, "internal: add_access() takes load or store");
   if (transactions < 0 || transactions > kMaxTransactions) {
     fail(line, std::string(counts_ways(space) ? "ways" : "sectors") + " must be in [1, " +
                    std::to_string(kMaxTransactions) + "]");
   }
+  if (reuse != CacheReuse{} && (space == MemorySpace::unspecified || counts_ways(space))) {
+    fail(line, "only global, local and tex accesses take reuse= and distance=");
+  }
+  if (reuse.permille < 0 || reuse.permille > 1000) fail(line, "reuse must be in [0, 1]");
+  if (reuse.distance_bytes < 0 || reuse.distance_bytes > kMaxReuseDistance) fail(line, "distance must be in [0, 2^50] bytes");
   add(kind, duration, line);
   ops_.back().space = space;
   ops_.back().transactions = transactions;
+  ops_.back().reuse = reuse;
   annotated_ = annotated_ || space != MemorySpace::unspecified;
 }
 
@@ -82,12 +102,16 @@ void Program::push_repeat(Op op) {
 void Program::begin_repeat(std::int64_t count, int line) {
   if (count < 0) fail(line, "repeat count cannot be negative");
   if (count > kMaxLoopCount) fail(line, "repeat count above the limit of 2^40");
-  push_repeat(Op{OpKind::repeat, 0, count, {}, 0, line});
+  Op op = op_at(OpKind::repeat, line);
+  op.count = count;
+  push_repeat(std::move(op));
 }
 
 void Program::begin_repeat(std::string parameter, int line) {
   if (parameter.empty()) fail(line, "repeat needs a count or a parameter name");
-  push_repeat(Op{OpKind::repeat, 0, 0, std::move(parameter), 0, line});
+  Op op = op_at(OpKind::repeat, line);
+  op.count_parameter = std::move(parameter);
+  push_repeat(std::move(op));
 }
 
 void Program::end_repeat(int line) {
@@ -97,7 +121,9 @@ void Program::end_repeat(int line) {
   // An empty body would make the engine spin through iterations that do nothing.
   if (begin + 1 == ops_.size()) fail(ops_[begin].line, "repeat has an empty body");
   ops_[begin].partner = static_cast<std::uint32_t>(ops_.size());
-  ops_.push_back(Op{OpKind::end, 0, 0, {}, begin, line});
+  Op op = op_at(OpKind::end, line);
+  op.partner = begin;
+  ops_.push_back(std::move(op));
 }
 
 void Program::finish(int line) {

@@ -33,6 +33,17 @@ std::optional<MemorySpace> memory_space_named(std::string_view word);
 // addresses); the others by 32-byte `sectors`.
 inline bool counts_ways(MemorySpace space) { return space == MemorySpace::shared || space == MemorySpace::constant; }
 
+// How a global, local or texture access re-reads data the launch touched shortly before
+// (docs/model.md, "Caches"): the fraction of its sectors, in thousandths, that were touched
+// earlier, and the median reuse distance of those, in bytes touched in between per resident block
+// (an LRU stack distance). The memory-aware model turns it into a cache hit rate on each GPU.
+struct CacheReuse {
+  std::int32_t permille = 0;       // [0, 1000]
+  std::int64_t distance_bytes = 0;  // [0, kMaxReuseDistance]
+  bool operator==(const CacheReuse&) const = default;
+};
+inline constexpr std::int64_t kMaxReuseDistance = std::int64_t{1} << 50;
+
 struct Op {
   OpKind kind = OpKind::calc;
   Millicycles duration = 0;     // instructions: > 0
@@ -42,6 +53,7 @@ struct Op {
   int line = 0;                 // source line, 0 when built in code
   MemorySpace space = MemorySpace::unspecified;  // load/store
   std::int32_t transactions = 0;  // load/store with a space: sectors or ways (counts_ways); 0 unknown
+  CacheReuse reuse;               // load/store in a sector-counted space
 
   bool same_meaning(const Op& other) const;  // equal, ignoring source lines
   // Whether the paper's model times it as a memory instruction (else as a calc of its duration).
@@ -82,8 +94,9 @@ class Program {
   // Building, in program order. Each throws InputError (at `line`) on a malformed program.
   void add(OpKind kind, Millicycles duration, int line = 0);
   // A load or store annotated for the memory-aware model: its space and its sectors or ways
-  // (0: unknown).
-  void add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line = 0);
+  // (0: unknown), and for sector-counted spaces how it re-reads data.
+  void add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line = 0,
+                  CacheReuse reuse = {});
   void begin_repeat(std::int64_t count, int line = 0);
   void begin_repeat(std::string parameter, int line = 0);
   void end_repeat(int line = 0);

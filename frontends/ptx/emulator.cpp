@@ -504,6 +504,24 @@ void bank_conflict_ways(std::span<const std::uint64_t> addresses, std::uint64_t 
 }  // namespace
 
 Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
+  Access access = counted_access(in, lanes);
+  const ReuseTable* reuse = options_.reuse;
+  if (reuse != nullptr && (access.space == StateSpace::global || access.space == StateSpace::local)) {
+    if (const auto it = reuse->find(instruction_key()); it != reuse->end()) access.reuse = it->second;
+  }
+  return access;
+}
+
+void WarpEmulator::report_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors) {
+  if (sector_observer_ != nullptr && !sectors.empty()) sector_observer_->sectors(in, instruction_key(), sectors);
+}
+
+std::uint64_t WarpEmulator::instruction_key() const {
+  const Frame& frame = frames_.back();
+  return std::uint64_t{frame.function} << 32 | frame.stack.back().pc;
+}
+
+Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access;
   access.kind = in.opcode == Opcode::st || in.opcode == Opcode::red || in.writes_global ? AccessKind::store
                 : in.opcode == Opcode::atom                         ? AccessKind::atomic
@@ -568,6 +586,7 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
     if (aligned) {
       if (!ascending) std::sort(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n));
       access.transactions = static_cast<std::int32_t>(std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin());
+      report_sectors(in, std::span(lane_sectors.data(), static_cast<std::size_t>(access.transactions)));
       return access;
     }
   }
@@ -600,6 +619,9 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
     }
     if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
     access.transactions = static_cast<std::int32_t>(std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin());
+    if (access.space == StateSpace::global || access.space == StateSpace::local) {
+      report_sectors(in, std::span(sectors.data(), static_cast<std::size_t>(access.transactions)));
+    }
   }
   return access;
 }

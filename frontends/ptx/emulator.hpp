@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -46,6 +47,10 @@ struct RestartClass {
 inline constexpr int kMaxSymbols = 8;
 inline constexpr int kBlockSymbols = 3;
 
+// How each memory instruction of the module re-reads data (reuse_sampler.hpp), by instruction:
+// function index << 32 | instruction index.
+using ReuseTable = std::unordered_map<std::uint64_t, isa::CacheReuse>;
+
 struct EmulatorOptions {
   // A branch on an unknown value that leaves a loop is taken at its N-th evaluation (so such a
   // loop runs about N times); any other branch on an unknown value follows `unknown_branch`.
@@ -53,10 +58,20 @@ struct EmulatorOptions {
   UnknownBranchPolicy unknown_branch = UnknownBranchPolicy::fallthrough;
   std::int64_t max_steps_per_warp = std::int64_t{1} << 28;  // warp instructions
   const std::atomic<bool>* cancel = nullptr;                 // stop (throw Interrupted) when set
+  const ReuseTable* reuse = nullptr;  // when set, each global/local Access carries its instruction's reuse
 };
 
 // Thrown when EmulatorOptions::cancel was set.
 struct Interrupted {};
+
+// Receives, in a concrete run, the distinct 32-byte sectors (sorted) of each global or local access
+// whose addresses are all known (reuse_sampler.hpp).
+class SectorObserver {
+ public:
+  virtual ~SectorObserver() = default;
+  // `key`: the instruction's key in a ReuseTable.
+  virtual void sectors(const DecodedInstruction& instruction, std::uint64_t key, std::span<const std::uint64_t> sectors) = 0;
+};
 
 // Where the emulator met something first, and how often.
 struct OccurrenceReport {
@@ -98,6 +113,9 @@ class WarpEmulator {
   // The generic accesses counted as global since the last call, and a fresh count.
   GenericAsGlobalReport take_generic_as_global() { return std::exchange(generic_as_global_, GenericAsGlobalReport{}); }
 
+  // For concrete runs only (a class run would report one block's sectors for the whole box).
+  void observe_sectors(SectorObserver* observer) { sector_observer_ = observer; }
+
  private:
   // A value stored in the param space (call arguments and return values), per lane.
   struct Slot {
@@ -124,6 +142,9 @@ class WarpEmulator {
   void execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown);
   bool fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing);
   Access access_of(const DecodedInstruction& in, std::uint32_t lanes);
+  Access counted_access(const DecodedInstruction& in, std::uint32_t lanes);
+  void report_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors);
+  std::uint64_t instruction_key() const;  // of the instruction being executed (ReuseTable)
   void note_unknown_branch(const DecodedInstruction& in);
   void note_generic_as_global(const DecodedInstruction& in, Access& access);
   void copy_param(std::int32_t from, std::int32_t to);
@@ -244,6 +265,7 @@ class WarpEmulator {
   std::vector<ControlFlowGraph> cfgs_;
   UnknownBranchReport unknown_branches_;
   GenericAsGlobalReport generic_as_global_;
+  SectorObserver* sector_observer_ = nullptr;
   // Per-warp state, reused between warps to avoid allocation.
   Dim3 block_index_;
   std::int64_t warp_ = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "frontends/ptx/kernel_ir.hpp"
+#include "isa/program.hpp"
 
 namespace warpsim::ptx {
 
@@ -24,6 +25,7 @@ struct Access {
   AccessKind kind = AccessKind::load;
   std::int32_t transactions = 0;
   bool broadcast = false;  // shared: every active lane (more than one) touches the same single word
+  isa::CacheReuse reuse;   // global, local: how the instruction re-reads data (reuse_sampler.hpp)
   bool operator==(const Access&) const = default;
 };
 

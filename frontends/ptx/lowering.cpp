@@ -5,6 +5,7 @@
 
 #include "frontends/ptx/decode.hpp"
 #include "frontends/ptx/lowering_streams.hpp"
+#include "frontends/ptx/reuse_sampler.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::ptx {
@@ -93,11 +94,18 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   result.static_shared_bytes = static_shared_bytes(module, function.name);
   result.warnings = decoded.warnings;
   StreamTable table;
+  // Sampled first, so that every warp's accesses carry their instruction's reuse.
+  EmulatorOptions sampler = options.emulator;
+  sampler.cancel = options.cancel;
+  const ReuseTable reuse =
+      options.sample_reuse ? sample_reuse(decoded, entry, options.grid, options.block, values, sampler) : ReuseTable{};
+  LoweringOptions with_reuse = options;
+  with_reuse.emulator.reuse = &reuse;
   const auto lower = [&] {
     if (options.emulate_all) {
-      lower_every_warp(decoded, entry, values, options, table, result);
+      lower_every_warp(decoded, entry, values, with_reuse, table, result);
     } else {
-      lower_by_class(decoded, entry, values, options, table, result);
+      lower_by_class(decoded, entry, values, with_reuse, table, result);
     }
   };
   if (options.threads > 0) {
@@ -107,7 +115,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
     lower();
   }
   table.rethrow_error();
-  result.warp_programs.renumber(table.finish(options, identifier(result.name), module.file, result));
+  result.warp_programs.renumber(table.finish(with_reuse, identifier(result.name), module.file, result));
   result.assumptions =
       collect_assumptions(decoded, entry, result.unknown_branches, result.generic_as_global, options.emulator);
   return result;

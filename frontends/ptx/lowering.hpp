@@ -67,6 +67,9 @@ struct LoweringOptions {
   // Emulate every warp and every loop iteration (today's reference path) instead of classes of
   // blocks and loops in closed form. The result is the same; this is the check.
   bool emulate_all = false;
+  // Sample how accesses re-read data (reuse_sampler.hpp) for the memory-aware model's cache
+  // estimate; off, no access carries reuse.
+  bool sample_reuse = true;
   // Called now and then from the lowering's own thread with the work done and the work known so
   // far (in warp classes or blocks); for a progress line.
   std::function<void(std::int64_t done, std::int64_t total)> progress;

@@ -54,7 +54,8 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
         const isa::Millicycles duration = space != isa::MemorySpace::global ? kInPeriodInstructionCycles
                                           : load                            ? options.load_cycles
                                                                             : options.store_cycles;
-        program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0));
+        program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0), 0,
+                           item.reuse);
         notes.push_back(OpNote{0, false, item.transactions, item.broadcast});
         break;
       }

@@ -1,8 +1,15 @@
 #include "sim/core/memory_timing.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace warpsim::sim::core {
+
+double cache_hit_rate(const isa::CacheReuse& reuse, double cache_bytes_per_block) {
+  const double reused = reuse.permille / 1000.0;
+  if (reuse.distance_bytes <= 0 || reused == 0) return reused;
+  return reused * std::min(1.0, cache_bytes_per_block / static_cast<double>(reuse.distance_bytes));
+}
 
 AccessCost price_access(const isa::Op& op, const MemoryTiming& timing) {
   const Millicycles t = timing.issue_per_transaction;
@@ -19,9 +26,12 @@ AccessCost price_access(const isa::Op& op, const MemoryTiming& timing) {
     default: {  // global, local, texture: one front-end pass per 128-byte line (4 sectors)
       const std::int64_t sectors = given > 0 ? given : timing.unknown_sectors;
       const std::int64_t lines = (sectors + 3) / 4;
+      const double hits = cache_hit_rate(op.reuse, timing.cache_bytes_per_block);
       const auto dram = static_cast<Millicycles>(
-          std::ceil(static_cast<double>(sectors) * static_cast<double>(timing.dram_per_sector) * timing.dram_fraction));
-      return {lines * t, timing.global_latency + (lines - 1) * t, dram};
+          std::ceil(static_cast<double>(sectors) * static_cast<double>(timing.dram_per_sector) * (1 - hits)));
+      const auto latency = static_cast<Millicycles>(std::llround(
+          hits * static_cast<double>(timing.cache_latency) + (1 - hits) * static_cast<double>(timing.global_latency)));
+      return {lines * t, latency + (lines - 1) * t, dram};
     }
   }
 }

@@ -14,12 +14,13 @@ using isa::Millicycles;
 
 struct MemoryTiming {
   Millicycles issue_per_transaction = 1000;  // t_m: per 128-byte line, shared pass or constant address
-  Millicycles global_latency = 0;            // global/local/texture load, blended over L1/L2/DRAM hits
+  Millicycles global_latency = 0;            // global/local/texture load that misses the cache (DRAM)
+  Millicycles cache_latency = 0;             // one that hits the L2 cache
+  double cache_bytes_per_block = 0;          // L2 capacity over the blocks resident on the GPU
   Millicycles shared_latency = 0;            // shared load without conflict
   Millicycles constant_latency = 0;          // constant-cache hit, one address
   Millicycles constant_serialisation = 32'000;  // per further distinct constant address (seed 001, M1)
   Millicycles dram_per_sector = 0;           // package's DRAM share: time to move one 32-byte sector
-  double dram_fraction = 1;                  // of global sectors that reach DRAM (1 - L2 hit rate)
   std::int32_t unknown_sectors = 4;          // sectors assumed where the frontend could not tell
 
   bool operator==(const MemoryTiming&) const = default;
@@ -33,6 +34,11 @@ struct AccessCost {
 
 // Requires op.space != unspecified.
 AccessCost price_access(const isa::Op& op, const MemoryTiming& timing);
+
+// The fraction of an access's sectors served by the cache: its reused fraction, in full while the
+// reuse distance scaled to every resident block fits the cache, else by the random-access rate
+// C/m of seed 004 (eq. 9) with m that scaled distance.
+double cache_hit_rate(const isa::CacheReuse& reuse, double cache_bytes_per_block);
 
 // Which warps of a core package form one block, for barriers: the package's k-th warp belongs to
 // block (k * packages) / warps_per_block of its run (a run's warps, block by block, are dealt

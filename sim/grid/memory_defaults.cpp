@@ -23,18 +23,14 @@ isa::Millicycles cycles(double value) { return static_cast<isa::Millicycles>(std
 
 isa::Millicycles default_issue_per_transaction(const gpus::Profile& gpu) { return gpu.core_packages_per_sm() * 1000; }
 
-double cache_hit_rate(double cache_bytes, double working_set_bytes) {
-  if (working_set_bytes <= 0) return 0;
-  return std::min(1.0, cache_bytes / working_set_bytes);
-}
-
 core::MemoryTiming memory_timing(const gpus::Profile& gpu, const Launch& launch, const GridPlan& plan,
-                                 isa::Millicycles issue_per_transaction, double working_set_bytes) {
+                                 isa::Millicycles issue_per_transaction) {
   core::MemoryTiming t;
   t.issue_per_transaction = issue_per_transaction;
-  const double l2_hits = cache_hit_rate(figure(gpu, "l2_cache_kib") * 1024, working_set_bytes);
-  t.global_latency = cycles(l2_hits * figure(gpu, "l2_latency_cycles") + (1 - l2_hits) * figure(gpu, "dram_latency_cycles"));
-  t.dram_fraction = 1 - l2_hits;
+  t.global_latency = cycles(figure(gpu, "dram_latency_cycles"));
+  t.cache_latency = cycles(figure(gpu, "l2_latency_cycles"));
+  const std::int64_t resident_blocks = std::min<std::int64_t>(launch.blocks, std::int64_t{gpu.sm_count} * plan.active_blocks_per_sm);
+  t.cache_bytes_per_block = figure(gpu, "l2_cache_kib") * 1024 / static_cast<double>(std::max<std::int64_t>(1, resident_blocks));
   t.shared_latency = cycles(figure(gpu, "shared_latency_cycles"));
   t.constant_latency = cycles(figure(gpu, "constant_latency_cycles"));
   // GB/s over MHz is bytes per cycle for the whole GPU; each SM with blocks gets an equal share.

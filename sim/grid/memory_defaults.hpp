@@ -13,13 +13,10 @@ namespace warpsim::sim::grid {
 isa::Millicycles default_issue_per_transaction(const gpus::Profile& gpu);
 
 // Per-access prices for `launch` (planned as `plan`): latencies from the profile, DRAM bandwidth
-// split evenly over the SMs that have blocks and their core packages, L2 hits estimated from
-// `working_set_bytes` (0: unknown, no hits). Throws InputError naming a missing profile figure.
+// split evenly over the SMs that have blocks and their core packages, and the L2 shared evenly by
+// the blocks resident at once (for the hit rate of reused data, core::cache_hit_rate). Throws
+// InputError naming a missing profile figure.
 core::MemoryTiming memory_timing(const gpus::Profile& gpu, const Launch& launch, const GridPlan& plan,
-                                 isa::Millicycles issue_per_transaction, double working_set_bytes = 0);
-
-// L2 hit rate of reused data: 1 while the working set fits, else the random-access rate C/m
-// (seed 004, eq. 9).
-double cache_hit_rate(double cache_bytes, double working_set_bytes);
+                                 isa::Millicycles issue_per_transaction);
 
 }  // namespace warpsim::sim::grid

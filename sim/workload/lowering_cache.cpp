@@ -12,8 +12,9 @@ const std::shared_ptr<LoweringCache>& LoweringCache::process_wide() {
 }
 
 std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& options) {
-  // Three options decide the result; the fourth, `cancel`, only stops the lowering.
-  static_assert(sizeof(ptx::EmulatorOptions) == 4 * sizeof(std::int64_t),
+  // Three options decide the result; `cancel` only stops the lowering and `reuse` is the lowering's
+  // own (LoweringOptions::sample_reuse).
+  static_assert(sizeof(ptx::EmulatorOptions) == 5 * sizeof(std::int64_t),
                 "a new emulator option changes what the lowering reads: add it to the key");
   std::string key;
   const auto text = [&](std::string_view s) { key.append(std::to_string(s.size())).append(":").append(s); };
@@ -34,6 +35,7 @@ std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& op
   number(static_cast<std::int64_t>(options.emulator.unknown_branch));
   number(options.emulator.max_steps_per_warp);
   number(options.emulate_all ? 1 : 0);
+  number(options.sample_reuse ? 1 : 0);
   return key;
 }
 

@@ -65,7 +65,10 @@ std::pair<std::vector<TraceItem>, std::vector<Flat>> fold(const std::vector<int>
       continue;
     }
     const StateSpace space = e == 6 ? StateSpace::shared : StateSpace::global;
-    const Access access{space, e == 5 ? AccessKind::store : AccessKind::load, e == 5 ? 4 : e == 6 ? 2 : e};
+    Access access;
+    access.space = space;
+    access.kind = e == 5 ? AccessKind::store : AccessKind::load;
+    access.transactions = e == 5 ? 4 : e == 6 ? 2 : e;
     folder.instruction(instruction, &access);
     expected.push_back({e == 5 ? TraceItem::Kind::store : TraceItem::Kind::load, access.transactions, false, space});
   }
