@@ -125,11 +125,11 @@ class KpParser {
     return duration;
   }
 
-  // load|store CYCLES [SPACE [sectors=N | ways=N] [reuse=F distance=BYTES]]
+  // load|store CYCLES [SPACE [sectors=N [lines=N] | ways=N] [reuse=F distance=BYTES]]
   void parse_access(OpKind kind, const std::vector<std::string_view>& words, int line) {
     const std::string usage =
-        std::string(to_string(kind)) + " CYCLES [global|local|shared|const|tex [sectors=N|ways=N] [reuse=F distance=BYTES]]";
-    if (words.size() < 2 || words.size() > 6) {
+        std::string(to_string(kind)) + " CYCLES [global|local|shared|const|tex [sectors=N [lines=N]|ways=N] [reuse=F distance=BYTES]]";
+    if (words.size() < 2 || words.size() > 7) {
       fail(line, std::string(words.size() < 2 ? "missing operand" : "unexpected extra operand") + ": expected '" + usage + "'");
     }
     const Millicycles duration = positive_cycles(words[1], words[0], line);
@@ -138,6 +138,7 @@ class KpParser {
     if (!space) fail(line, quote_for_message(words[2]) + " is not a memory space (global, local, shared, const, tex)");
     const std::string_view count_key = counts_ways(*space) ? "ways=" : "sectors=";
     std::int32_t transactions = 0;
+    std::int32_t lines = 0;
     std::optional<std::int32_t> reuse_permille;
     std::optional<std::int64_t> distance;
     for (std::size_t i = 3; i < words.size(); ++i) {
@@ -145,17 +146,20 @@ class KpParser {
       const auto value_of = [&](std::string_view key) { return word.substr(0, key.size()) == key ? std::optional(word.substr(key.size())) : std::nullopt; };
       if (const auto count = value_of(count_key); count && transactions == 0 && !reuse_permille && !distance) {
         transactions = whole_count(*count, word, line);
+      } else if (const auto n = value_of("lines="); n && transactions > 0 && lines == 0 && !counts_ways(*space) && !reuse_permille && !distance) {
+        lines = whole_count(*n, word, line);
       } else if (const auto fraction = value_of("reuse="); fraction && !reuse_permille && !counts_ways(*space)) {
         reuse_permille = thousandths(*fraction, word, line);
       } else if (const auto bytes = value_of("distance="); bytes && !distance && !counts_ways(*space)) {
         distance = byte_count(*bytes, word, line);
       } else {
         fail(line, quote_for_message(word) + ": a " + std::string(words[2]) + " access takes " + std::string(count_key) + "N" +
-                       (counts_ways(*space) ? "" : ", then reuse=F distance=BYTES") + ", each at most once");
+                       (counts_ways(*space) ? "" : " [lines=N], then reuse=F distance=BYTES") + ", each at most once");
       }
     }
     if (reuse_permille.has_value() != distance.has_value()) fail(line, "reuse= and distance= go together");
-    program_.add_access(kind, duration, *space, transactions, line, CacheReuse{reuse_permille.value_or(0), distance.value_or(0)});
+    program_.add_access(kind, duration, *space, transactions, line, CacheReuse{reuse_permille.value_or(0), distance.value_or(0)},
+                        lines);
   }
 
   // A fraction in [0, 1] with at most three decimals, in thousandths.

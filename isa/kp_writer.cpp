@@ -35,6 +35,7 @@ std::string to_kp(const Program& program) {
         if (op.space != MemorySpace::unspecified) {
           out += ' ' + std::string(to_string(op.space));
           if (op.transactions > 0) out += (counts_ways(op.space) ? " ways=" : " sectors=") + std::to_string(op.transactions);
+          if (op.lines > 0) out += " lines=" + std::to_string(op.lines);
           if (op.reuse != CacheReuse{}) {
             out += " reuse=" + thousandths(op.reuse.permille) + " distance=" + std::to_string(op.reuse.distance_bytes);
           }

@@ -54,7 +54,7 @@ Op op_at(OpKind kind, int line) {
 bool Op::same_meaning(const Op& other) const {
   return kind == other.kind && duration == other.duration && count == other.count &&
          count_parameter == other.count_parameter && partner == other.partner && space == other.space &&
-         transactions == other.transactions && reuse == other.reuse;
+         transactions == other.transactions && lines == other.lines && reuse == other.reuse;
 }
 
 void Program::fail(int line, const std::string& what) const {
@@ -72,7 +72,7 @@ void Program::add(OpKind kind, Millicycles duration, int line) {
 }
 
 void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line,
-                         CacheReuse reuse) {
+                         CacheReuse reuse, std::int32_t lines) {
   if (!is_memory(kind)) fail(line, "internal: add_access() takes load or store");
   if (transactions < 0 || transactions > kMaxTransactions) {
     fail(line, std::string(counts_ways(space) ? "ways" : "sectors") + " must be in [1, " +
@@ -82,11 +82,17 @@ void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, s
     fail(line, "only global, local and tex accesses take reuse= and distance=");
   }
   if (reuse.permille < 0 || reuse.permille > 1000) fail(line, "reuse must be in [0, 1]");
+  if (lines != 0 && (space == MemorySpace::unspecified || counts_ways(space))) fail(line, "only global, local and tex accesses take lines=");
+  if (lines != 0 && (transactions == 0 || lines < fewest_lines(transactions) || lines > transactions)) {
+    fail(line, "lines=" + std::to_string(lines) + " does not fit sectors=" + std::to_string(transactions) +
+                   ": 128-byte lines hold 1 to 4 of the sectors, so ceil(sectors / 4) <= lines <= sectors");
+  }
   if (reuse.distance_bytes < 0 || reuse.distance_bytes > kMaxReuseDistance) fail(line, "distance must be in [0, 2^50] bytes");
   add(kind, duration, line);
   ops_.back().space = space;
   ops_.back().transactions = transactions;
   ops_.back().reuse = reuse;
+  ops_.back().lines = lines == fewest_lines(transactions) ? 0 : lines;  // one spelling per meaning
   annotated_ = annotated_ || space != MemorySpace::unspecified;
 }
 

@@ -32,6 +32,8 @@ std::optional<MemorySpace> memory_space_named(std::string_view word);
 // Shared and constant accesses are priced by `ways` (passes: bank-conflict degree, or distinct
 // addresses); the others by 32-byte `sectors`.
 inline bool counts_ways(MemorySpace space) { return space == MemorySpace::shared || space == MemorySpace::constant; }
+// The fewest 128-byte lines `sectors` 32-byte sectors fit in.
+inline std::int32_t fewest_lines(std::int32_t sectors) { return (sectors + 3) / 4; }
 
 // How a global, local or texture access re-reads data the launch touched shortly before
 // (docs/model.md, "Caches"): the fraction of its sectors, in thousandths, that were touched
@@ -53,6 +55,7 @@ struct Op {
   int line = 0;                 // source line, 0 when built in code
   MemorySpace space = MemorySpace::unspecified;  // load/store
   std::int32_t transactions = 0;  // load/store with a space: sectors or ways (counts_ways); 0 unknown
+  std::int32_t lines = 0;         // load/store in a sector-counted space: distinct 128-byte lines; 0: ceil(sectors / 4)
   CacheReuse reuse;               // load/store in a sector-counted space
 
   bool same_meaning(const Op& other) const;  // equal, ignoring source lines
@@ -94,9 +97,10 @@ class Program {
   // Building, in program order. Each throws InputError (at `line`) on a malformed program.
   void add(OpKind kind, Millicycles duration, int line = 0);
   // A load or store annotated for the memory-aware model: its space and its sectors or ways
-  // (0: unknown), and for sector-counted spaces how it re-reads data.
+  // (0: unknown), and for sector-counted spaces how it re-reads data and the 128-byte lines its
+  // sectors lie in (0: as few as they fit, ceil(sectors / 4)).
   void add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line = 0,
-                  CacheReuse reuse = {});
+                  CacheReuse reuse = {}, std::int32_t lines = 0);
   void begin_repeat(std::int64_t count, int line = 0);
   void begin_repeat(std::string parameter, int line = 0);
   void end_repeat(int line = 0);

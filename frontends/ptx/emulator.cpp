@@ -512,8 +512,15 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
   return access;
 }
 
-void WarpEmulator::report_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors) {
-  if (sector_observer_ != nullptr && !sectors.empty()) sector_observer_->sectors(in, instruction_key(), sectors);
+void WarpEmulator::note_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors, Access& access) {
+  access.transactions = static_cast<std::int32_t>(sectors.size());
+  access.lines = 0;
+  for (std::size_t i = 0; i < sectors.size(); ++i) {
+    if (i == 0 || sectors[i] >> 2 != sectors[i - 1] >> 2) ++access.lines;  // sorted: a line's sectors are adjacent
+  }
+  if (sector_observer_ != nullptr && !sectors.empty() && (access.space == StateSpace::global || access.space == StateSpace::local)) {
+    sector_observer_->sectors(in, instruction_key(), sectors);
+  }
 }
 
 std::uint64_t WarpEmulator::instruction_key() const {
@@ -550,6 +557,7 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
       const std::uint64_t a = (base.kind == Arg::Kind::imm ? base.imm : values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(std::countr_zero(lanes))]) +
                               static_cast<std::uint64_t>(in.address.offset);
       access.transactions = static_cast<std::int32_t>(std::min<std::uint64_t>(((a + bytes - 1) >> 5) - (a >> 5) + 1, 1u << 30));
+      access.lines = static_cast<std::int32_t>(std::min<std::uint64_t>(((a + bytes - 1) >> 7) - (a >> 7) + 1, 1u << 30));
       return access;
     }
     if (bytes > 32) {
@@ -585,8 +593,8 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     });
     if (aligned) {
       if (!ascending) std::sort(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n));
-      access.transactions = static_cast<std::int32_t>(std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin());
-      report_sectors(in, std::span(lane_sectors.data(), static_cast<std::size_t>(access.transactions)));
+      const auto distinct = std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin();
+      note_sectors(in, std::span(lane_sectors.data(), static_cast<std::size_t>(distinct)), access);
       return access;
     }
   }
@@ -618,10 +626,8 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
       }
     }
     if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
-    access.transactions = static_cast<std::int32_t>(std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin());
-    if (access.space == StateSpace::global || access.space == StateSpace::local) {
-      report_sectors(in, std::span(sectors.data(), static_cast<std::size_t>(access.transactions)));
-    }
+    const auto distinct = std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin();
+    note_sectors(in, std::span(sectors.data(), static_cast<std::size_t>(distinct)), access);
   }
   return access;
 }

@@ -143,7 +143,9 @@ class WarpEmulator {
   bool fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing);
   Access access_of(const DecodedInstruction& in, std::uint32_t lanes);
   Access counted_access(const DecodedInstruction& in, std::uint32_t lanes);
-  void report_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors);
+  // Sets the access's sectors and 128-byte lines from its distinct sectors (sorted), and shows them
+  // to the observer.
+  void note_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors, Access& access);
   std::uint64_t instruction_key() const;  // of the instruction being executed (ReuseTable)
   void note_unknown_branch(const DecodedInstruction& in);
   void note_generic_as_global(const DecodedInstruction& in, Access& access);

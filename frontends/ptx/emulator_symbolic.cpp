@@ -278,7 +278,7 @@ void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, st
 }
 
 // The access's space and transactions must be the same for every block of the box. Lanes that
-// move together by a multiple of 32 bytes touch as many sectors (by a multiple of 4 bytes, as
+// move together by a multiple of 128 bytes touch as many sectors and lines (by a multiple of 4 bytes, as
 // many shared ways and const addresses); other shifts are tried one by one.
 void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t lanes) {
   const std::size_t r = frames_.back().register_base + in.address.base.reg;
@@ -313,9 +313,9 @@ void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t la
     std::uint64_t* row = &values_[r * 32];
     StateSpace space = in.space;
     if (space == StateSpace::generic) space = space_of_generic(row[static_cast<std::size_t>(lane0)] + static_cast<std::uint64_t>(in.address.offset));
-    // Shifting every lane by a multiple of `period` bytes keeps the access's transactions: 32 for
-    // sectors, 4 for shared ways and const addresses (counted in 4-byte words).
-    const std::int64_t period = space == StateSpace::shared || space == StateSpace::constant || space == StateSpace::param ? 4 : 32;
+    // Shifting every lane by a multiple of `period` bytes keeps the access's transactions: 128 for
+    // sectors and their 128-byte lines, 4 for shared ways and const addresses (counted in 4-byte words).
+    const std::int64_t period = space == StateSpace::shared || space == StateSpace::constant || space == StateSpace::param ? 4 : 128;
     std::int64_t step = period;
     for (std::uint32_t m = coefficients(r)->symbols & live_; m != 0; m &= m - 1) {
       const auto v = static_cast<std::size_t>(std::countr_zero(m));

@@ -24,6 +24,7 @@ struct Access {
   StateSpace space = StateSpace::global;
   AccessKind kind = AccessKind::load;
   std::int32_t transactions = 0;
+  std::int32_t lines = 0;  // global, local, texture with known sectors: the distinct 128-byte lines (else 0)
   bool broadcast = false;  // shared: every active lane (more than one) touches the same single word
   isa::CacheReuse reuse;   // global, local: how the instruction re-reads data (reuse_sampler.hpp)
   bool operator==(const Access&) const = default;

@@ -55,7 +55,7 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
                                           : load                            ? options.load_cycles
                                                                             : options.store_cycles;
         program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0), 0,
-                           item.reuse);
+                           item.reuse, item.lines);
         notes.push_back(OpNote{0, false, item.transactions, item.broadcast});
         break;
       }

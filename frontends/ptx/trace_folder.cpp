@@ -38,12 +38,12 @@ bool holds_loop_with_body(const std::vector<TraceItem>& items, std::size_t hash)
 
 bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
-         space == other.space && transactions == other.transactions && reuse == other.reuse && count == other.count && body == other.body;
+         space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count && body == other.body;
 }
 
 void rehash(TraceItem& item) {
   std::size_t h = mix(static_cast<std::size_t>(item.kind), static_cast<std::size_t>(item.count));
-  h = mix(h, static_cast<std::size_t>(item.transactions));
+  h = mix(h, static_cast<std::size_t>(item.transactions) << 32 ^ static_cast<std::size_t>(item.lines));
   h = mix(h, static_cast<std::size_t>(item.reuse.permille) ^ static_cast<std::size_t>(item.reuse.distance_bytes) << 10);
   h = mix(h, static_cast<std::size_t>(item.space) * 4 + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
   for (const TraceItem& b : item.body) h = mix(h, b.hash);
@@ -64,6 +64,7 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
     item.space = access->space;
     item.transactions = access->transactions;
     item.broadcast = access->broadcast;
+    item.lines = access->lines;
     item.reuse = access->reuse;
   }
   rehash(item);

@@ -24,6 +24,7 @@ struct TraceItem {
   bool broadcast = false;          // load/store: Access::broadcast
   StateSpace space = StateSpace::global;  // load/store
   std::int32_t transactions = 0;   // load/store: Access::transactions (-1 unknown)
+  std::int32_t lines = 0;          // load/store: Access::lines
   isa::CacheReuse reuse;           // load/store: Access::reuse
   std::int64_t count = 0;          // calc: instructions; loop: iterations
   std::vector<TraceItem> body;     // loop

@@ -23,9 +23,9 @@ AccessCost price_access(const isa::Op& op, const MemoryTiming& timing) {
       const std::int64_t addresses = std::max<std::int64_t>(1, given);
       return {t, timing.constant_latency + (addresses - 1) * timing.constant_serialisation, 0};
     }
-    default: {  // global, local, texture: one front-end pass per 128-byte line (4 sectors)
+    default: {  // global, local, texture: one front-end pass per 128-byte line touched
       const std::int64_t sectors = given > 0 ? given : timing.unknown_sectors;
-      const std::int64_t lines = (sectors + 3) / 4;
+      const std::int64_t lines = op.lines > 0 ? op.lines : isa::fewest_lines(static_cast<std::int32_t>(sectors));
       const double hits = cache_hit_rate(op.reuse, timing.cache_bytes_per_block);
       const auto dram = static_cast<Millicycles>(
           std::ceil(static_cast<double>(sectors) * static_cast<double>(timing.dram_per_sector) * (1 - hits)));

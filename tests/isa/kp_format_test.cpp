@@ -62,12 +62,15 @@ TEST(KpFormat, MemoryAnnotationsRoundTrip) {
   const std::string text =
       "kernel annotated\nload 60 global sectors=4 reuse=0.875 distance=2304\nload 1 shared ways=2\n"
       "store 60 local reuse=1 distance=0\nload 60 tex sectors=8 reuse=0.05 distance=1099511627776\nload 1 const ways=3\n"
-      "bar 1\nload 60 global\n";
+      "bar 1\nload 60 global\nstore 60 global sectors=32 lines=32\n";
   const Program program = parse_kp(text, "a.kp");
   EXPECT_EQ(program.ops()[0].reuse, (CacheReuse{875, 2304}));
   EXPECT_EQ(program.ops()[2].reuse, (CacheReuse{1000, 0}));
   EXPECT_EQ(program.ops()[3].reuse, (CacheReuse{50, std::int64_t{1} << 40}));
   EXPECT_EQ(program.ops()[6].reuse, CacheReuse{});
+  EXPECT_EQ(program.ops()[7].lines, 32);
+  // lines= as few as the sectors fit in is the default, written without it.
+  EXPECT_EQ(to_kp(parse_kp("load 6 global sectors=5 lines=2\n", "c.kp")), "kernel c\nload 6 global sectors=5\n");
   EXPECT_EQ(to_kp(program), text);
   // The reuse fraction takes up to three decimals, whatever their trailing zeros.
   EXPECT_EQ(parse_kp("load 6 global sectors=1 reuse=0.500 distance=3\n", "b.kp").ops()[0].reuse, (CacheReuse{500, 3}));

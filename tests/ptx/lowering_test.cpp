@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "frontends/ptx/cfg.hpp"
 #include "frontends/ptx/decode.hpp"
@@ -102,6 +103,23 @@ TEST(PtxLowering, CalcPeriodsFollowThePaperRule) {
   // No two calc periods in a row: a period is a maximal run without a global access.
   for (std::size_t i = 1; i < p.program.ops().size(); ++i) {
     EXPECT_FALSE(p.program.ops()[i].kind == isa::OpKind::calc && p.program.ops()[i - 1].kind == isa::OpKind::calc);
+  }
+}
+
+TEST(PtxLowering, StridedAccessesCountTheirLines) {
+  // matrix_sum_normal: thread x is the row, so a warp's 16 x 2 threads read 16 rows, one float of
+  // two adjacent columns each: 16 sectors in 16 different 128-byte lines, one front-end pass each.
+  // vectorAdd's 32 consecutive floats are 4 sectors of one line: `lines` stays 0 (= ceil(4 / 4)).
+  const LoweredKernel normal = lower("workloads/measured/ptx/matrix_sum_normal-T16.ptx", {4, 4, 1}, {16, 16, 1}, {{"3", "64"}});
+  const LoweredKernel add = lower("workloads/measured/ptx/vectorAdd-T16.ptx", {4, 1, 1}, {256, 1, 1}, {{"3", "1024"}});
+  for (const auto& [kernel, sectors, lines] : {std::tuple{&normal, 16, 16}, std::tuple{&add, 4, 0}}) {
+    for (const WarpProgram& p : kernel->programs) {
+      for (const isa::Op& op : p.program.ops()) {
+        if (!isa::is_memory(op.kind)) continue;
+        EXPECT_EQ(op.transactions, sectors) << kernel->name;
+        EXPECT_EQ(op.lines, lines) << kernel->name;
+      }
+    }
   }
 }
 

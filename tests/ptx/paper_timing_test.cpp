@@ -2,7 +2,7 @@
 // workloads/, tests/ptx/cases/, tests/ptx/regressions/), two parameter values and three launch
 // shapes, each distinct warp program's warp count and its core-package time T_c at 1 and 6 warps
 // (t_m = 31) with every op the paper's model does not time as memory turned into a calc of its
-// duration. The golden was written by the lowering before it annotated shared/local/const/
+// duration, compared as warps per timing. The golden was written by the lowering before it annotated shared/local/const/
 // texture accesses and barriers (then inside the calc periods): the annotated programs must time
 // exactly as before under the paper's model.
 //
@@ -82,6 +82,27 @@ std::map<std::string, std::string> measure() {
   return points;
 }
 
+// The programs' timings as a multiset: warps per distinct (T_c(1), T_c(6)), in that order. The
+// lowering may split a program in two that differ only in what the paper's model does not read
+// (e.g. the 128-byte lines of an access); the warps must still time the same.
+std::string warps_per_timing(const std::string& programs) {
+  if (programs == " error") return programs;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> warps;
+  std::istringstream in(programs);
+  for (std::string entry; in >> entry;) {
+    std::int64_t w = 0, t1 = 0, t6 = 0;
+    char colon = 0;
+    std::istringstream fields(entry);
+    fields >> w >> colon >> t1 >> colon >> t6;
+    warps[{t1, t6}] += w;
+  }
+  std::string out;
+  for (const auto& [timing, w] : warps) {
+    out += ' ' + std::to_string(w) + ':' + std::to_string(timing.first) + ':' + std::to_string(timing.second);
+  }
+  return out;
+}
+
 TEST(PtxPaperTiming, EveryCommittedKernelTimesAsTheGolden) {
   const std::map<std::string, std::string> points = measure();
   if (std::getenv("WARPSIM_WRITE_PAPER_GOLDEN") != nullptr) {
@@ -102,7 +123,7 @@ TEST(PtxPaperTiming, EveryCommittedKernelTimesAsTheGolden) {
   for (const auto& [key, value] : golden) {
     const auto it = points.find(key);
     ASSERT_NE(it, points.end()) << key;
-    EXPECT_EQ(it->second, value) << key;
+    EXPECT_EQ(warps_per_timing(it->second), warps_per_timing(value)) << key;
     ++checked;
   }
   EXPECT_GE(checked, 300);
