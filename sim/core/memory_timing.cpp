@@ -27,8 +27,13 @@ AccessCost price_access(const isa::Op& op, const MemoryTiming& timing) {
       const std::int64_t sectors = given > 0 ? given : timing.unknown_sectors;
       const std::int64_t lines = op.lines > 0 ? op.lines : isa::fewest_lines(static_cast<std::int32_t>(sectors));
       const double hits = cache_hit_rate(op.reuse, timing.cache_bytes_per_block);
+      // A hit saves a load its DRAM read; a store's sectors reach DRAM all the same, since the L2
+      // writes back: a sector written over a cached line is written back when the line leaves.
+      // (A rewrite of a line still dirty would share that write-back, but the sampled reuse does
+      // not tell a dirty line from a clean one, such as y's in y = a*x + y, loaded just before.)
+      const double from_dram = op.kind == isa::OpKind::store ? 1.0 : 1 - hits;
       const auto dram = static_cast<Millicycles>(
-          std::ceil(static_cast<double>(sectors) * static_cast<double>(timing.dram_per_sector) * (1 - hits)));
+          std::ceil(static_cast<double>(sectors) * static_cast<double>(timing.dram_per_sector) * from_dram));
       const auto latency = static_cast<Millicycles>(std::llround(
           hits * static_cast<double>(timing.cache_latency) + (1 - hits) * static_cast<double>(timing.global_latency)));
       return {lines * t, latency + (lines - 1) * t, dram};
