@@ -40,13 +40,17 @@ AccessCost price_access(const isa::Op& op, const MemoryTiming& timing);
 // C/m of seed 004 (eq. 9) with m that scaled distance.
 double cache_hit_rate(const isa::CacheReuse& reuse, double cache_bytes_per_block);
 
-// Which warps of a core package form one block, for barriers: the package's k-th warp belongs to
-// block (k * packages) / warps_per_block of its run (a run's warps, block by block, are dealt
-// round-robin to the packages: docs/model.md). warps_per_block 0: all warps are one block.
+// Which warps of a core package form one block, for barriers: a run's warps, block by block, are
+// dealt round-robin to the packages (docs/model.md), so package p's k-th warp is the run's warp
+// k * packages + p, of block (k * packages + p) / warps_per_block. warps_per_block 0: all warps
+// are one block.
 struct BarrierLayout {
   std::int64_t packages = 1;
   std::int64_t warps_per_block = 0;
-  std::int64_t block_of(std::int64_t warp) const { return warps_per_block == 0 ? 0 : warp * packages / warps_per_block; }
+  std::int64_t package = 0;  // which of the SM's packages (they differ when warps_per_block is not a multiple of packages)
+  std::int64_t block_of(std::int64_t warp) const {
+    return warps_per_block == 0 ? 0 : (warp * packages + package) / warps_per_block;
+  }
   bool operator==(const BarrierLayout&) const = default;
 };
 

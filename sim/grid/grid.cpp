@@ -75,15 +75,19 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
   if (uniform) {
     return time_grid(gpu, launch, tp_us, [&](std::int64_t count) {
       const std::vector<std::uint32_t> same(static_cast<std::size_t>(count), *uniform);
-      return core_time(same);
+      return core_time(same, 0);
     });
   }
-  std::map<std::vector<std::uint32_t>, isa::Millicycles> memo;
-  const auto core_package_time = [&](const std::vector<std::uint32_t>& ids) {
-    const auto it = memo.find(ids);
+  // Packages with the same programs time the same, unless their warps fall into blocks differently
+  // (warps per block not a multiple of the packages): then the package is part of the key.
+  const bool blocks_differ_by_package = plan.warps_per_block % plan.core_packages_per_sm != 0;
+  std::map<std::pair<std::int64_t, std::vector<std::uint32_t>>, isa::Millicycles> memo;
+  const auto core_package_time = [&](std::int64_t package, const std::vector<std::uint32_t>& ids) {
+    auto key = std::pair(blocks_differ_by_package ? package : 0, ids);
+    const auto it = memo.find(key);
     if (it != memo.end()) return it->second;
-    const isa::Millicycles t = core_time(ids);
-    memo.emplace(ids, t);
+    const isa::Millicycles t = core_time(ids, package);
+    memo.emplace(std::move(key), t);
     return t;
   };
   GridTiming timing;
@@ -105,8 +109,8 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
         }
       }
       isa::Millicycles run = 0;
-      for (const auto& p : packages) {
-        if (!p.empty()) run = std::max(run, core_package_time(p));
+      for (std::size_t p = 0; p < packages.size(); ++p) {
+        if (!packages[p].empty()) run = std::max(run, core_package_time(static_cast<std::int64_t>(p), packages[p]));
       }
       isa::Millicycles& longest = last - first == plan.active_blocks_per_sm ? timing.full_run_cycles : timing.remaining_run_cycles;
       longest = std::max(longest, run);

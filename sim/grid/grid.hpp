@@ -61,8 +61,9 @@ void time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_us, Cor
   total_time(gpu, tp_us, into);
 }
 
-// T_c of one core package whose warps run the given programs (ids), in round-robin order.
-using MixedCoreTime = std::function<isa::Millicycles(std::span<const std::uint32_t> warp_programs)>;
+// T_c of core package `package` of an SM, whose warps run the given programs (ids), in
+// round-robin order (the package tells which of its warps share a block: core::BarrierLayout).
+using MixedCoreTime = std::function<isa::Millicycles(std::span<const std::uint32_t> warp_programs, std::int64_t package)>;
 
 // The program id of warp `warp` (within its block) of block `block` (linear, x fastest).
 using ProgramOfWarp = std::function<std::uint32_t(std::int64_t block, std::int64_t warp)>;

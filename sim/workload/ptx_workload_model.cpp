@@ -15,11 +15,13 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
   return grid::time_grid_mixed(
       gpu, launch, tp_us, kernel.warp_programs.uniform_program(),
       [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); },
-      [&](std::span<const std::uint32_t> ids) {
+      [&](std::span<const std::uint32_t> ids, std::int64_t package) {
         std::vector<const isa::Program*> programs;
         programs.reserve(ids.size());
         for (const std::uint32_t id : ids) programs.push_back(retimed.empty() ? &kernel.programs[id].program : &retimed[id]);
-        return core::simulate_core(programs, tm, launch_engine.options());
+        core::CoreOptions options = launch_engine.options();
+        options.barriers.package = package;
+        return core::simulate_core(programs, tm, options);
       });
 }
 

@@ -361,7 +361,7 @@ TEST(MemoryBarrier, WarpsOfDifferentBlocksDoNotWaitForEachOther) {
   EXPECT_EQ(simulate_core(programs, 2'000, {.memory = &m, .barriers = BarrierLayout{1, 1}}), 412'000);
 }
 
-// block_of(k) = floor(k * N_cp / N_wb): a run's warps, block by block, dealt round-robin to the
+// block_of(k) = floor((k * N_cp + p) / N_wb) on package p: a run's warps, block by block, dealt round-robin to the
 // N_cp packages. 8 warps per block on 4 packages: each package gets 2 of each block.
 TEST(MemoryBarrier, BarrierLayoutGroupsAPackagesWarpsByBlock) {
   const BarrierLayout four_packages{4, 8};
@@ -376,6 +376,11 @@ TEST(MemoryBarrier, BarrierLayoutGroupsAPackagesWarpsByBlock) {
   EXPECT_EQ(sparse.block_of(2), 4);
   // warps_per_block 0: one block.
   EXPECT_EQ(BarrierLayout{}.block_of(1000), 0);
+  // 3 warps per block on 2 packages: the run's warps 0 1 2 | 3 4 5 go to packages 0 1 0 | 1 0 1,
+  // so package 0 holds warps 0, 2, 4 (blocks 0, 0, 1) and package 1 warps 1, 3, 5 (blocks 0, 1, 1).
+  const BarrierLayout package0{2, 3, 0}, package1{2, 3, 1};
+  EXPECT_EQ((std::vector{package0.block_of(0), package0.block_of(1), package0.block_of(2)}), (std::vector<std::int64_t>{0, 0, 1}));
+  EXPECT_EQ((std::vector{package1.block_of(0), package1.block_of(1), package1.block_of(2)}), (std::vector<std::int64_t>{0, 1, 1}));
 }
 
 // A finished warp counts as arrived (CUDA counts exited threads). w0 `calc 10; bar; calc 1`,
