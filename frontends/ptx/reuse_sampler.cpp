@@ -96,7 +96,7 @@ ReuseTable sample_reuse(const DecodedModule& decoded, std::uint32_t entry, Dim3 
   concrete.reuse = nullptr;
   WarpEmulator emulator(decoded, entry, grid, block, values, concrete);
   std::vector<SectorTouch> touches;
-  TouchRecorder recorder(touches, std::max<std::int64_t>(1, sampling.max_instructions / warps),
+  TouchRecorder recorder(touches, std::max(sampling.min_instructions_per_warp, sampling.max_instructions / warps),
                          std::max<std::int64_t>(32, sampling.max_sectors / warps));
   emulator.observe_sectors(&recorder);
   for (std::int64_t b = 0; b < blocks; ++b) {

@@ -16,9 +16,12 @@
 namespace warpsim::ptx {
 
 struct ReuseSampling {
-  std::int64_t blocks = 8;                                // the first blocks of the launch, in launch order
-  std::int64_t max_instructions = std::int64_t{1} << 20;  // warp instructions, over every sampled warp
-  std::int64_t max_sectors = std::int64_t{1} << 21;       // sectors recorded, over every sampled warp
+  // The first blocks of the launch, in launch order: about as many as a GPU runs at once, so that
+  // blocks sharing data (a row of tiles) share it in the sample too.
+  std::int64_t blocks = 64;
+  std::int64_t max_instructions = std::int64_t{1} << 18;  // warp instructions, over every sampled warp
+  std::int64_t min_instructions_per_warp = 128;            // each sampled warp runs at least this far
+  std::int64_t max_sectors = std::int64_t{1} << 19;       // sectors recorded, over every sampled warp
 };
 
 // Throws what the emulator throws (InputError for a warp that runs away, Interrupted).

@@ -71,6 +71,11 @@ nlohmann::ordered_json ops_json(const ptx::WarpProgram& p, std::size_t& i) {
         j[isa::counts_ways(op.space) ? "ways" : "sectors"] =
             note.transactions < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(note.transactions);
         if (op.space == isa::MemorySpace::shared) j["broadcast"] = note.broadcast;
+        if (!isa::counts_ways(op.space) && note.transactions >= 0) {
+          j["lines"] = op.lines > 0 ? op.lines : isa::fewest_lines(note.transactions);
+          j["reuse"] = op.reuse.permille / 1000.0;
+          j["reuse_distance_bytes"] = op.reuse.distance_bytes;
+        }
       }
     }
     list.push_back(std::move(j));
