@@ -5,6 +5,7 @@
 #include <map>
 
 #include "isa/input_error.hpp"
+#include "sim/core/memory_timing.hpp"
 
 namespace warpsim::sim::grid {
 namespace {
@@ -78,12 +79,19 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
       return core_time(same, 0);
     });
   }
-  // Packages with the same programs time the same, unless their warps fall into blocks differently
-  // (warps per block not a multiple of the packages): then the package is part of the key.
-  const bool blocks_differ_by_package = plan.warps_per_block % plan.core_packages_per_sm != 0;
-  std::map<std::pair<std::int64_t, std::vector<std::uint32_t>>, isa::Millicycles> memo;
+  // Packages with the same programs time the same when their warps fall into blocks alike (the
+  // partition, not the blocks' numbers, matters to barriers): the key is both.
+  const auto block_partition = [&](std::int64_t package, std::size_t warps) {
+    const core::BarrierLayout layout{plan.core_packages_per_sm, plan.warps_per_block, package};
+    std::vector<bool> same_block_as_previous(warps);
+    for (std::size_t k = 1; k < warps; ++k) {
+      same_block_as_previous[k] = layout.block_of(static_cast<std::int64_t>(k)) == layout.block_of(static_cast<std::int64_t>(k) - 1);
+    }
+    return same_block_as_previous;
+  };
+  std::map<std::pair<std::vector<bool>, std::vector<std::uint32_t>>, isa::Millicycles> memo;
   const auto core_package_time = [&](std::int64_t package, const std::vector<std::uint32_t>& ids) {
-    auto key = std::pair(blocks_differ_by_package ? package : 0, ids);
+    auto key = std::pair(block_partition(package, ids.size()), ids);
     const auto it = memo.find(key);
     if (it != memo.end()) return it->second;
     const isa::Millicycles t = core_time(ids, package);
