@@ -12,6 +12,7 @@
 #include "frontends/ptx/parser.hpp"
 #include "isa/input_error.hpp"
 #include "isa/kp_format.hpp"
+#include "tests/support/committed_launches.hpp"
 #include "tests/support/paper_program.hpp"
 
 namespace warpsim::ptx {
@@ -70,45 +71,20 @@ std::int64_t expect_same(const Module& module, const LoweringOptions& options, c
   return a.emulated_classes;
 }
 
-std::vector<std::filesystem::path> committed_ptx() {
-  std::vector<std::filesystem::path> files;
-  for (const char* dir : {"/workloads", "/tests/ptx/cases", "/tests/ptx/regressions"}) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource + dir)) {
-      if (entry.path().extension() == ".ptx") files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 TEST(PtxFastPath, EveryCommittedKernelEqualsEmulateAll) {
   const std::vector<std::pair<Dim3, Dim3>> launches = {
       {{3, 1, 1}, {64, 1, 1}}, {{5, 3, 1}, {16, 8, 1}}, {{4, 2, 2}, {96, 1, 1}}, {{33, 1, 1}, {48, 1, 1}}, {{2, 1, 1}, {1000, 1, 1}}};
   int compared = 0;
-  for (const std::filesystem::path& file : committed_ptx()) {
-    const Module module = load_ptx_file(file.string());
-    for (const Function& f : module.functions) {
-      if (!f.is_entry || !f.has_body) continue;
-      for (const std::int64_t value : {1, 16, 100}) {
-        ParameterEntries params;
-        for (const KernelParameter& p : describe_parameters(f)) {
-          if (!p.is_pointer && !p.is_aggregate) params.emplace_back(p.ptx_name, std::to_string(value));
-        }
-        for (const auto& [grid, block] : launches) {
-          LoweringOptions options;
-          options.kernel = f.name;
-          options.grid = grid;
-          options.block = block;
-          options.parameters = params;
-          const std::string what = file.filename().string() + " " + f.name + " value " + std::to_string(value) + " grid " +
-                                   std::to_string(grid.x) + "," + std::to_string(grid.y) + "," + std::to_string(grid.z) +
-                                   " block " + std::to_string(block.x) + "," + std::to_string(block.y);
-          expect_same(module, options, what);
-          ++compared;
-        }
-      }
-    }
-  }
+  testing_support::for_each_committed_launch(
+      testing_support::committed_ptx(kSource), {1, 16, 100}, launches,
+      [&](const std::filesystem::path& file, const Module& module, const LoweringOptions& options, std::int64_t value) {
+        const std::string what = file.filename().string() + " " + options.kernel + " value " + std::to_string(value) +
+                                 " grid " + std::to_string(options.grid.x) + "," + std::to_string(options.grid.y) + "," +
+                                 std::to_string(options.grid.z) + " block " + std::to_string(options.block.x) + "," +
+                                 std::to_string(options.block.y);
+        expect_same(module, options, what);
+        ++compared;
+      });
   EXPECT_GE(compared, 500);
 }
 

@@ -19,6 +19,7 @@
 #include "frontends/ptx/parser.hpp"
 #include "isa/input_error.hpp"
 #include "sim/core/simulate_core.hpp"
+#include "tests/support/committed_launches.hpp"
 #include "tests/support/paper_program.hpp"
 
 namespace warpsim::ptx {
@@ -27,58 +28,31 @@ namespace {
 const std::string kSource = WARPSIM_SOURCE_DIR;
 const std::string kGolden = kSource + "/tests/ptx/data/paper_timing_golden.txt";
 
-std::vector<std::filesystem::path> committed_ptx() {
-  std::vector<std::filesystem::path> files;
-  for (const char* dir : {"/workloads", "/tests/ptx/cases", "/tests/ptx/regressions"}) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource + dir)) {
-      // workloads/measured/ (the validation kernels) came after the golden was written.
-      if (entry.path().extension() == ".ptx" && entry.path().string().find("/workloads/measured/") == std::string::npos) {
-        files.push_back(entry.path());
-      }
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 // key -> "warps:T_c(1):T_c(6) ..." per program, or "error".
 std::map<std::string, std::string> measure() {
   const std::vector<std::pair<Dim3, Dim3>> launches = {{{3, 1, 1}, {64, 1, 1}}, {{5, 3, 1}, {16, 8, 1}}, {{2, 1, 1}, {256, 1, 1}}};
   std::map<std::string, std::string> points;
-  for (const std::filesystem::path& file : committed_ptx()) {
-    const Module module = load_ptx_file(file.string());
-    for (const Function& f : module.functions) {
-      if (!f.is_entry || !f.has_body) continue;
-      for (const std::int64_t value : {16, 100}) {
-        ParameterEntries params;
-        for (const KernelParameter& p : describe_parameters(f)) {
-          if (!p.is_pointer && !p.is_aggregate) params.emplace_back(p.ptx_name, std::to_string(value));
-        }
-        for (const auto& [grid, block] : launches) {
-          LoweringOptions options;
-          options.kernel = f.name;
-          options.grid = grid;
-          options.block = block;
-          options.parameters = params;
-          const std::string key = std::filesystem::relative(file, kSource).string() + " " + f.name + " value=" +
-                                  std::to_string(value) + " grid=" + std::to_string(grid.x) + "," + std::to_string(grid.y) +
-                                  " block=" + std::to_string(block.x) + "," + std::to_string(block.y);
-          std::ostringstream result;
-          try {
-            const LoweredKernel kernel = lower_kernel(module, options);
-            for (const WarpProgram& p : kernel.programs) {
-              const isa::Program paper = testing_support::paper_program(p.program);
-              result << ' ' << p.warps << ':' << sim::core::simulate_core(paper, 1, 31'000) << ':'
-                     << sim::core::simulate_core(paper, 6, 31'000);
-            }
-          } catch (const InputError&) {
-            result << " error";
+  // workloads/measured/ (the validation kernels) came after the golden was written.
+  testing_support::for_each_committed_launch(
+      testing_support::committed_ptx(kSource, "/workloads/measured/"), {16, 100}, launches,
+      [&](const std::filesystem::path& file, const Module& module, const LoweringOptions& options, std::int64_t value) {
+        const std::string key = std::filesystem::relative(file, kSource).string() + " " + options.kernel + " value=" +
+                                std::to_string(value) + " grid=" + std::to_string(options.grid.x) + "," +
+                                std::to_string(options.grid.y) + " block=" + std::to_string(options.block.x) + "," +
+                                std::to_string(options.block.y);
+        std::ostringstream result;
+        try {
+          const LoweredKernel kernel = lower_kernel(module, options);
+          for (const WarpProgram& p : kernel.programs) {
+            const isa::Program paper = testing_support::paper_program(p.program);
+            result << ' ' << p.warps << ':' << sim::core::simulate_core(paper, 1, 31'000) << ':'
+                   << sim::core::simulate_core(paper, 6, 31'000);
           }
-          points[key] = result.str();
+        } catch (const InputError&) {
+          result << " error";
         }
-      }
-    }
-  }
+        points[key] = result.str();
+      });
   return points;
 }
 
