@@ -506,7 +506,7 @@ void bank_conflict_ways(std::span<const std::uint64_t> addresses, std::uint64_t 
 Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access = counted_access(in, lanes);
   const ReuseTable* reuse = options_.reuse;
-  if (reuse != nullptr && (access.space == StateSpace::global || access.space == StateSpace::local)) {
+  if (reuse != nullptr && !reuse->empty() && (access.space == StateSpace::global || access.space == StateSpace::local)) {
     if (const auto it = reuse->find(instruction_key()); it != reuse->end()) access.reuse = it->second;
   }
   return access;
