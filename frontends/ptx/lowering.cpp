@@ -6,6 +6,7 @@
 #include "frontends/ptx/decode.hpp"
 #include "frontends/ptx/lowering_streams.hpp"
 #include "frontends/ptx/reuse_sampler.hpp"
+#include "frontends/ptx/shared_load_merging.hpp"
 #include "isa/input_error.hpp"
 
 namespace warpsim::ptx {
@@ -78,7 +79,8 @@ std::uint32_t select_kernel(const Module& module, const std::string& name) {
 LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options) {
   // Mistakes in the file first, then in the flags.
   const std::uint32_t entry = select_kernel(module, options.kernel);
-  const DecodedModule decoded = decode_module(module);
+  DecodedModule decoded = decode_module(module);
+  if (options.merge_shared_loads) merge_shared_loads(decoded);  // what ptxas does before the GPU runs it
   check_launch(options);
   const Function& function = module.functions[entry];
   check_block_directives(function, options.block);

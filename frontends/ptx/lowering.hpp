@@ -70,6 +70,9 @@ struct LoweringOptions {
   // Sample how accesses re-read data (reuse_sampler.hpp) for the memory-aware model's cache
   // estimate; off, no access carries reuse.
   bool sample_reuse = true;
+  // Merge adjacent aligned shared loads as ptxas does (shared_load_merging.hpp); off, the
+  // shared loads stay as the PTX writes them.
+  bool merge_shared_loads = true;
   // Called now and then from the lowering's own thread with the work done and the work known so
   // far (in warp classes or blocks); for a progress line.
   std::function<void(std::int64_t done, std::int64_t total)> progress;

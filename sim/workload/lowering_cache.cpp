@@ -12,7 +12,7 @@ const std::shared_ptr<LoweringCache>& LoweringCache::process_wide() {
 }
 
 std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& options) {
-  // Three options decide the result; `cancel` only stops the lowering and `reuse` is the lowering's
+  // These options decide the result; `cancel` only stops the lowering and `reuse` is the lowering's
   // own (LoweringOptions::sample_reuse).
   static_assert(sizeof(ptx::EmulatorOptions) == 5 * sizeof(std::int64_t),
                 "a new emulator option changes what the lowering reads: add it to the key");
@@ -36,6 +36,7 @@ std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& op
   number(options.emulator.max_steps_per_warp);
   number(options.emulate_all ? 1 : 0);
   number(options.sample_reuse ? 1 : 0);
+  number(options.merge_shared_loads ? 1 : 0);
   return key;
 }
 
