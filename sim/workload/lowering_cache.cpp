@@ -64,7 +64,7 @@ std::shared_ptr<const LoweringCache::Lowered> LoweringCache::lower(const PtxSour
   canonical.store_cycles = ptx::kDefaultMemoryCycles;
   ptx::LoweredKernel kernel = ptx::lower_kernel(*source.module, canonical);
   std::vector<std::string> warnings = ptx::warning_lines(kernel, source.module->file, options.emulator);
-  auto lowered = std::make_shared<const Lowered>(Lowered{std::move(kernel), std::move(warnings)});
+  auto lowered = std::make_shared<const Lowered>(Lowered{std::move(kernel), std::move(warnings), std::make_shared<LoweredTimings>()});
   const std::int64_t bytes = lowered_bytes(lowered->kernel);
 
   const std::lock_guard lock(mutex_);
@@ -79,6 +79,17 @@ std::shared_ptr<const LoweringCache::Lowered> LoweringCache::lower(const PtxSour
     stats_.bytes += bytes;
   }
   return lowered;
+}
+
+std::optional<grid::GridTiming> LoweredTimings::find(const std::string& key) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = timings_.find(key);
+  return it == timings_.end() ? std::nullopt : std::optional(it->second);
+}
+
+void LoweredTimings::insert(std::string key, const grid::GridTiming& timing) {
+  const std::lock_guard lock(mutex_);
+  if (timings_.size() < kMax) timings_.emplace(std::move(key), timing);
 }
 
 LoweringCache::Stats LoweringCache::stats() const {

@@ -9,20 +9,37 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "frontends/ptx/lowering.hpp"
+#include "sim/grid/grid.hpp"
 #include "sim/workload/ptx_source.hpp"
 
 namespace warpsim::sim::workload {
+
+// Grid timings already computed from one lowered kernel, by a key of everything else the timing
+// reads (PtxWorkloadModel::predict): points that differ only in what does not change the timing,
+// such as register counts that give the same occupancy, time once. Thread-safe; at most kMax kept.
+class LoweredTimings {
+ public:
+  static constexpr std::size_t kMax = 4096;
+  std::optional<grid::GridTiming> find(const std::string& key) const;
+  void insert(std::string key, const grid::GridTiming& timing);
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, grid::GridTiming> timings_;
+};
 
 class LoweringCache {
  public:
   struct Lowered {
     ptx::LoweredKernel kernel;
     std::vector<std::string> warnings;  // ptx::warning_lines
+    std::shared_ptr<LoweredTimings> timings = std::make_shared<LoweredTimings>();
   };
   struct Stats {
     std::int64_t lowerings = 0;  // lower_kernel calls that finished

@@ -1,6 +1,9 @@
 #include "sim/workload/ptx_workload_model.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <optional>
+#include <string>
 
 #include "frontends/ptx/kernel_params.hpp"
 #include "isa/input_error.hpp"
@@ -24,6 +27,34 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
         return core::simulate_core(programs, tm, options);
       });
 }
+
+namespace {
+
+// Everything time_lowered_kernel reads besides the lowered kernel: the GPU's numbers (not its id:
+// a profile file may reuse one), the launch with its occupancy, t_p, t_m, the model, d1 and d2.
+std::string timing_key(const gpus::Profile& gpu, const grid::Launch& launch, double tp_us, isa::Millicycles tm,
+                       TimingModel model, isa::Millicycles load, isa::Millicycles store) {
+  std::string key;
+  const auto number = [&](auto n) { key.append(std::to_string(n)).push_back(','); };
+  const auto real = [&](double d) { number(std::bit_cast<std::uint64_t>(d)); };
+  real(gpu.clock_mhz);
+  for (const std::int64_t n : {gpu.sm_count, gpu.cores_per_sm, gpu.max_blocks_per_sm, gpu.max_warps_per_sm,
+                               gpu.max_threads_per_block, gpu.warp_size}) {
+    number(n);
+  }
+  for (const auto& [name, value] : gpu.figures) {
+    key.append(name).push_back('=');
+    real(value);
+  }
+  for (const std::int64_t n : {launch.blocks, launch.threads_per_block, launch.resident_blocks_limit, tm, load, store,
+                               static_cast<std::int64_t>(model)}) {
+    number(n);
+  }
+  real(tp_us);
+  return key;
+}
+
+}  // namespace
 
 PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options,
                                    LaunchPolicy launch, std::vector<ParameterAxis> parameter_axes,
@@ -93,7 +124,13 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   const isa::Millicycles tm = prediction.calibration.tm;
   // Programs differ from point to point: equal core packages are simulated once inside
   // time_grid_mixed, and nothing is kept across points.
-  prediction.per_launch = time_lowered_kernel(gpu, prediction.launch, prediction.calibration.tp_us, tm, kernel, overrides.model, retimed);
+  const std::string key = timing_key(gpu, prediction.launch, prediction.calibration.tp_us, tm, overrides.model, load, store);
+  if (const std::optional<grid::GridTiming> known = lowered->timings->find(key)) {
+    prediction.per_launch = *known;
+  } else {
+    prediction.per_launch = time_lowered_kernel(gpu, prediction.launch, prediction.calibration.tp_us, tm, kernel, overrides.model, retimed);
+    lowered->timings->insert(key, prediction.per_launch);
+  }
   prediction.time_us = prediction.per_launch.time_us;
   prediction.warnings = lowered->warnings;
   return prediction;

@@ -53,6 +53,8 @@ TEST(LoweringCache, KeyIsWhatTheLoweringReads) {
       [](auto& o) { o.emulator.unknown_branch = ptx::UnknownBranchPolicy::taken; },
       [](auto& o) { o.emulator.max_steps_per_warp = 1000; },
       [](auto& o) { o.emulate_all = true; },
+      [](auto& o) { o.sample_reuse = false; },
+      [](auto& o) { o.merge_shared_loads = false; },
   };
   for (std::size_t i = 0; i < read.size(); ++i) {
     ptx::LoweringOptions changed = base;
@@ -143,6 +145,43 @@ TEST(LoweringCache, ModelsRetimeTheSharedPrograms) {
   EXPECT_GT(own, plain);
   EXPECT_EQ(own, overridden);
   EXPECT_EQ(lowerings->stats().lowerings, 1);
+}
+
+// A lowering's grid timings are kept for the points that share it (LoweredTimings): answers
+// through one shared cache equal answers from a fresh cache for each, across register counts
+// (occupancy), GPUs, t_p and models.
+TEST(LoweringCache, SharedTimingsAnswerAsAFreshTiming) {
+  const auto shared = std::make_shared<LoweringCache>();
+  const auto predict = [&](const std::shared_ptr<LoweringCache>& lowerings, const gpus::Profile& gpu, std::int64_t regs,
+                           double tp, TimingModel timing_model) {
+    PtxWorkloadModel model("", load_ptx_source(kMtxMulVec), ptx::LoweringOptions{}, LaunchPolicy{"N", "", "256"},
+                           {{"N", "0"}}, lowerings, regs);
+    ModelOverrides overrides;
+    overrides.tp_us = tp;
+    overrides.model = timing_model;
+    if (timing_model == TimingModel::paper) overrides.tm = isa::cycles_from_double(20);  // no default in the paper's model
+    CoreTimeCache core_times;
+    return model.predict(gpu, Point{{"N", 1 << 16}}, overrides, core_times).per_launch;
+  };
+  const gpus::Profile a100 = gpus::load_profile("a100");
+  EXPECT_NE(predict(std::make_shared<LoweringCache>(), a100, 32, 2, TimingModel::memory).cycles,
+            predict(std::make_shared<LoweringCache>(), a100, 96, 2, TimingModel::memory).cycles)
+      << "the register counts below must change the occupancy";
+  for (const char* id : {"a100", "h100", "gtx980"}) {
+    const gpus::Profile gpu = gpus::load_profile(id);
+    for (const std::int64_t regs : {32, 33, 96, 32}) {
+      for (const double tp : {2.0, 3.0}) {
+        for (const TimingModel m : {TimingModel::memory, TimingModel::paper}) {
+          const grid::GridTiming fresh = predict(std::make_shared<LoweringCache>(), gpu, regs, tp, m);
+          const grid::GridTiming kept = predict(shared, gpu, regs, tp, m);
+          EXPECT_EQ(kept.cycles, fresh.cycles) << id << " regs " << regs << " tp " << tp;
+          EXPECT_EQ(kept.time_us, fresh.time_us) << id << " regs " << regs << " tp " << tp;
+          EXPECT_EQ(kept.plan.active_blocks_per_sm, fresh.plan.active_blocks_per_sm) << id << " regs " << regs;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(shared->stats().lowerings, 1);
 }
 
 }  // namespace
