@@ -73,7 +73,9 @@ TEST(Join, ExplicitKeysAndX) {
     join_text("gpu,workload,K,N,time_us\ng,M,8,64,10\n", options);
     ADD_FAILURE() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_EQ(e.describe(), "p.csv:5: duplicate row: gpu=g workload=M N=64 is also on line 2");
+    EXPECT_EQ(e.describe(),
+              "p.csv:5: duplicate row: gpu=g workload=M N=64 is also on line 2 (joined on gpu,workload,N; the rows "
+              "differ in K, not a key: the other file lacks it, or name it with --keys)");
   }
 }
 
@@ -113,6 +115,18 @@ TEST(Join, AllowMissingSkipsAndStillNeedsOneRowInCommon) {
   testing_support::expect_located_error(
       [&](const std::string& text, const std::string& file) { return join(parse_csv(kPredicted, "p.csv"), parse_csv(text, file), options); },
       {"gpu,workload,K,N,time_us\nh,M,8,64,10\n", 0, "no measured row has a prediction in p.csv"}, "m.csv");
+}
+
+// With no row in common, the error says what the join tried and what each file holds, not the
+// first measured row's miss.
+TEST(Join, NoRowInCommonSaysWhatEachFileHas) {
+  try {
+    join_text("gpu,workload,K,N,time_us\nh100,dwt,8,64,10\nh100,dwt,8,128,20\n", {});
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.describe(), "m.csv: no measured row has a prediction in p.csv: joined on gpu,workload,K,N; gpu: predicted g, "
+                            "measured h100; workload: predicted L M, measured dwt");
+  }
 }
 
 TEST(Join, FlagsThatCannotWork) {
