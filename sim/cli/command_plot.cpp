@@ -42,7 +42,9 @@ int run_plot(const Args& args) {
   const CommandLine line = parse_command_line(args, options, positional);
   if (line.help) {
     return print_help("warpsim plot RESULTS.csv --x N --y time_us --by gpu,workload [--where K=8] -o chart.svg",
-                      "Draws one line per series (rows sharing the --by values) of y against x, log axes by default.",
+                      "Draws one line per series (rows sharing the --by values) of y against x, log axes by default "
+                      "(an x axis of powers of two is ticked 2^k). With two or more --by columns, colour follows the "
+                      "first and the dash the others; the --where filter is named under the title.",
                       options);
   }
   const auto& v = line.values;
@@ -60,25 +62,41 @@ int run_plot(const Args& args) {
   }
   std::map<std::string, std::size_t> series_index;  // label -> position, in order of appearance
   std::vector<sim::report::Series> series;
+  // With two or more --by columns, colour follows the first (the GPU) and dash the rest (the
+  // kernel), in order of appearance: a series can be told apart both ways.
+  std::map<std::string, std::size_t> colours, dashes;
+  const auto index_of = [](std::map<std::string, std::size_t>& seen, const std::string& value) {
+    return seen.emplace(value, seen.size()).first->second;
+  };
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     bool keep = true;
     for (const auto& [column, value] : filters) keep = keep && table.rows[r][column] == value;
     if (!keep) continue;
-    std::string label;
+    std::string label, rest;
     for (const std::size_t column : by) {
+      if (column != by.front()) rest += table.rows[r][column] + '\x1f';
       // Numbers are named ("K=8"); names speak for themselves ("rtx2080").
       const std::string& value = table.rows[r][column];
       const bool numeric = !value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) != 0);
       label += (label.empty() ? "" : " ") + (numeric ? table.header[column] + "=" + value : value);
     }
     const auto [it, added] = series_index.emplace(label, series.size());
-    if (added) series.push_back({label.empty() ? table.header[y] : label, {}});
+    if (added) {
+      series.push_back({label.empty() ? table.header[y] : label, {}});
+      if (by.size() >= 2) {
+        series.back().colour = index_of(colours, table.rows[r][by.front()]);
+        series.back().dash = index_of(dashes, rest);
+      }
+    }
     series[it->second].points.emplace_back(number_at(table, r, x), number_at(table, r, y));
   }
   sim::report::ChartSpec spec;
   spec.x_label = table.header[x];
   spec.y_label = table.header[y];
   spec.title = v.count("title") ? v["title"].as<std::string>() : spec.y_label + " vs " + spec.x_label;
+  for (const auto& [column, value] : filters) {
+    spec.subtitle += (spec.subtitle.empty() ? "where " : ", ") + table.header[column] + "=" + value;
+  }
   spec.log_x = !v.count("linear-x");
   spec.log_y = !v.count("linear-y");
   write_output(sim::report::render_line_chart_svg(std::move(series), spec), v["out"].as<std::string>());

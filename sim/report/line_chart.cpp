@@ -23,6 +23,9 @@ std::string tick_label(double v) {
 constexpr double kLeft = 80, kTop = 40, kPlotWidth = 640, kPlotHeight = 400, kLegendWidth = 240;
 const char* const kPalette[] = {"#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2",
                                 "#b279a2", "#eeca3b", "#9d755d", "#ff9da6", "#bab0ac"};
+const char* const kDashes[] = {"", "7 4", "2 3", "9 3 2 3", "14 5", "4 2 4 6"};
+// Fewer labelled ticks than this and a value cannot be read off the axis.
+constexpr std::size_t kMinTicks = 4;
 
 struct Axis {
   double low, high;
@@ -42,13 +45,16 @@ struct Axis {
       for (double k = first; k <= last; k += step) out.push_back(std::exp2(k));
       return out;
     }
-    if (log) {
-      const bool fine = std::log10(high / low) < 2;
-      for (double decade = std::pow(10.0, std::floor(std::log10(low))); decade <= high * 1.0001; decade *= 10) {
-        for (const double m : {1.0, 2.0, 5.0}) {
-          const double v = decade * m;
-          if ((m == 1.0 || fine) && v >= low * 0.9999 && v <= high * 1.0001) out.push_back(v);
+    if (log) {  // decades; then 1-2-5 and 1..9 within them until there are enough to read
+      for (const std::vector<double>& marks : {std::vector<double>{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
+        out.clear();
+        for (double decade = std::pow(10.0, std::floor(std::log10(low))); decade <= high * 1.0001; decade *= 10) {
+          for (const double m : marks) {
+            const double v = decade * m;
+            if (v >= low * 0.9999 && v <= high * 1.0001) out.push_back(v);
+          }
         }
+        if (out.size() >= kMinTicks) break;
       }
       return out;
     }
@@ -66,6 +72,24 @@ struct Axis {
   }
 };
 
+bool touches_zero(const std::vector<Series>& series, bool is_x) {
+  for (const auto& s : series) {
+    for (const auto& [x, y] : s.points) {
+      if ((is_x ? x : y) == 0) return true;
+    }
+  }
+  return false;
+}
+
+bool all_powers_of_two(const std::vector<Series>& series) {
+  for (const auto& s : series) {
+    for (const auto& [x, y] : s.points) {
+      if (!(x > 0) || std::exp2(std::round(std::log2(x))) != x) return false;
+    }
+  }
+  return true;
+}
+
 Axis make_axis(const std::vector<Series>& series, bool is_x, bool log, const std::string& name, bool from_zero = true) {
   double low = INFINITY, high = -INFINITY;
   for (const auto& s : series) {
@@ -77,14 +101,18 @@ Axis make_axis(const std::vector<Series>& series, bool is_x, bool log, const std
     }
   }
   if (!log && low > 0 && !is_x && from_zero) low = 0;  // linear y axes start at zero unless told
-  if (log) {  // a little room so that no point sits on the frame
-    const double pad = std::pow(high / low, 0.03);
-    low /= pad;
-    high *= pad;
+  // A little room so that no point sits on the frame (a zero on a from-zero axis too).
+  if (log) {
+    const double pad = std::pow(high / low, 0.04);
+    low /= pad == 1 ? 1.5 : pad;
+    high *= pad == 1 ? 1.5 : pad;
   } else if (high > low) {
-    const double pad = (high - low) * 0.03;
+    const double pad = (high - low) * 0.04;
     high += pad;
-    if (!is_x && !from_zero) low -= pad;
+    low -= (!is_x && from_zero && low == 0 && !touches_zero(series, is_x)) ? 0 : pad;
+  } else {
+    low -= 1;
+    high += 1;
   }
   return {low, high, log};
 }
@@ -97,14 +125,18 @@ std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& s
   for (auto& s : series) std::sort(s.points.begin(), s.points.end());
   Axis x = make_axis(series, true, spec.log_x, "x");
   const Axis y = make_axis(series, false, spec.log_y, "y", spec.linear_y_from_zero);
-  x.powers_of_two = spec.power_of_two_x;
+  x.powers_of_two = spec.power_of_two_x || all_powers_of_two(series);
   const double width = kLeft + kPlotWidth + 30 + kLegendWidth, height = kTop + kPlotHeight + 60;
   const auto px = [&](double v) { return kLeft + x.map(v, kPlotWidth); };
   const auto py = [&](double v) { return kTop + kPlotHeight - y.map(v, kPlotHeight); };
 
   std::string svg = svg_header(width, height);
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"22\" font-size=\"14\" font-weight=\"bold\">" + escape_xml(spec.title) + "</text>\n";
+  svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"" + (spec.subtitle.empty() ? "22" : "17") +
+         "\" font-size=\"14\" font-weight=\"bold\">" + escape_xml(spec.title) + "</text>\n";
+  if (!spec.subtitle.empty()) {
+    svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"32\" font-size=\"11\">" + escape_xml(spec.subtitle) + "</text>\n";
+  }
   for (const double t : x.ticks()) {
     svg += "<line x1=\"" + fixed(px(t), 2) + "\" y1=\"" + fixed(kTop, 2) + "\" x2=\"" + fixed(px(t), 2) + "\" y2=\"" +
            fixed(kTop + kPlotHeight, 2) + "\" stroke=\"#e3e3e3\"/>\n<text x=\"" + fixed(px(t), 2) + "\" y=\"" +
@@ -124,18 +156,21 @@ std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& s
   svg += "<text transform=\"translate(18," + fixed(kTop + kPlotHeight / 2, 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
          escape_xml(spec.y_label) + (spec.log_y ? " (log)" : "") + "</text>\n";
   for (std::size_t i = 0; i < series.size(); ++i) {
-    const char* colour = kPalette[i % std::size(kPalette)];
+    const char* colour = kPalette[series[i].colour.value_or(i) % std::size(kPalette)];
+    const std::string dash = kDashes[series[i].dash.value_or(0) % std::size(kDashes)];
+    const std::string dash_attribute = dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"";
     std::string path;
     for (const auto& [vx, vy] : series[i].points) path += (path.empty() ? "" : " ") + fixed(px(vx), 2) + "," + fixed(py(vy), 2);
-    svg += "<polyline fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"1.8\" points=\"" + path + "\"/>\n";
+    svg += "<polyline fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"1.8\"" + dash_attribute +
+           " points=\"" + path + "\"/>\n";
     for (const auto& [vx, vy] : series[i].points) {
       svg += "<circle cx=\"" + fixed(px(vx), 2) + "\" cy=\"" + fixed(py(vy), 2) + "\" r=\"2.6\" fill=\"" + colour +
              "\"><title>" + escape_xml(series[i].label) + ": " + shortest(vx) + ", " + shortest(vy) + "</title></circle>\n";
     }
     const double ly = kTop + 8 + 18 * static_cast<double>(i);
     svg += "<line x1=\"" + fixed(kLeft + kPlotWidth + 30, 2) + "\" y1=\"" + fixed(ly, 2) + "\" x2=\"" +
-           fixed(kLeft + kPlotWidth + 52, 2) + "\" y2=\"" + fixed(ly, 2) + "\" stroke=\"" + colour +
-           "\" stroke-width=\"3\"/>\n<text x=\"" + fixed(kLeft + kPlotWidth + 58, 2) + "\" y=\"" + fixed(ly + 4, 2) + "\">" +
+           fixed(kLeft + kPlotWidth + 58, 2) + "\" y2=\"" + fixed(ly, 2) + "\" stroke=\"" + colour +
+           "\" stroke-width=\"3\"" + dash_attribute + "/>\n<text x=\"" + fixed(kLeft + kPlotWidth + 64, 2) + "\" y=\"" + fixed(ly + 4, 2) + "\">" +
            escape_xml(series[i].label) + "</text>\n";
   }
   for (std::size_t i = 0; i < spec.notes.size(); ++i) {

@@ -78,6 +78,11 @@ TEST(Cli, PlotSweepResults) {
   const Result r = run_warpsim("plot " + dir + "/r.csv --x N --y time_us --by workload,K -o " + dir + "/c.svg");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(slurp(dir + "/c.svg").find("dwt_lattice K=14"), std::string::npos);
+  // Two --by columns: colour by workload, dash by K; the filter is named under the title.
+  ASSERT_EQ(run_warpsim("plot " + dir + "/r.csv --by workload,K --where gpu=rtx2080 -o " + dir + "/e.svg").status, 0);
+  const std::string styled = slurp(dir + "/e.svg");
+  EXPECT_NE(styled.find(">where gpu=rtx2080</text>"), std::string::npos);
+  EXPECT_NE(styled.find("stroke-dasharray"), std::string::npos);
   expect_input_error("plot " + dir + "/r.csv --y nope -o " + dir + "/d.svg", dir + "/r.csv:1: no column 'nope'");
   expect_input_error("plot " + dir + "/r.csv --y gpu -o " + dir + "/d.svg", dir + "/r.csv:2: gpu 'rtx2080' is not a number");
   expect_input_error("plot " + dir + "/r.csv --where K=3 -o " + dir + "/d.svg", "nothing to plot");
