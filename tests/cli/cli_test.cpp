@@ -199,7 +199,8 @@ TEST(Cli, BadInputExitsTwoWithOneLocatedLine) {
   expect_input_error("gpus gtx9999", "unknown GPU 'gtx9999'");
   expect_input_error("frobnicate", "unknown command 'frobnicate'");
   const Result empty = run_warpsim("core " + dir + "/empty.kp --warps 2 --tm 1");  // an empty program takes 0 cycles
-  EXPECT_EQ(empty.status, 0) << empty.err;
+  ASSERT_EQ(empty.status, 0) << empty.err;
+  EXPECT_EQ(nlohmann::json::parse(empty.out)["cycles"], 0);
 }
 
 TEST(Cli, FailedSweepWritesNoFile) {
