@@ -2,6 +2,7 @@
 // same launch, in input order for any -j, the input's columns copied, joinable by `evaluate`.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "sim/report/csv_table.hpp"
@@ -92,6 +93,21 @@ TEST(PointsCli, EvaluateJoinsTheOutputToTheInput) {
   ASSERT_EQ(report["experiments"].size(), 2u);
   EXPECT_EQ(report["experiments"][0]["points"], 2);
   EXPECT_EQ(report["experiments"][1]["points"], 2);
+}
+
+TEST(PointsCli, CalibrateFitsTheRowsAsAMeasurementsFileWithItsLaunchPolicy) {
+  // The same two matMul points as a classic measurements file whose launch is an axis G.
+  const std::string classic = test_dir() + "/classic.csv";
+  std::ofstream(classic) << "gpu,workload,N,G,time_us\nrtx2080,matMul,64,4,9.5\nrtx2080,matMul,128,8,21.25\n";
+  const Result points = run_warpsim("calibrate --points tests/cli/points/measured.csv --gpu rtx2080 --workload matMul "
+                                    "--fit tm --tp 5 --format json");
+  const Result axes = run_warpsim("calibrate " + classic + " --gpu rtx2080 --workload " + kMatMul +
+                                  " --grid G,G --block 16,16 --params N=3 --fit tm --tp 5 --format json");
+  ASSERT_EQ(points.status, 0) << points.err;
+  ASSERT_EQ(axes.status, 0) << axes.err;
+  const nlohmann::json a = nlohmann::json::parse(points.out), b = nlohmann::json::parse(axes.out);
+  EXPECT_EQ(a["points"], 2);
+  for (const char* field : {"before", "after", "calibration", "evaluations"}) EXPECT_EQ(a[field], b[field]) << field;
 }
 
 TEST(PointsCli, SuiteOrPointsNotBoth) {
