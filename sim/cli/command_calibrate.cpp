@@ -96,8 +96,9 @@ int run_calibrate(const Args& args) {
   const CommandLine line = parse_command_line(args, options, positional);
   if (line.help) {
     return print_help("warpsim calibrate MEASURED.csv --gpu ID --workload W [--fit tm,tp,d1,...] [--bounds tm=0:100]\n"
-                      "       | --points ROWS.csv --gpu ID [--workload KERNEL] [--fit ...] [--bounds ...]\n"
                       "       [--threads N | --grid B --block T] [--kernel NAME] [--params N,...] [--label NAME]\n"
+                      "       [--tp US] [--tm C] [--max-evaluations N] [--format toml|json|text] [-o FILE]\n"
+                      "   or: warpsim calibrate --points ROWS.csv --gpu ID [--workload KERNEL] [--fit ...] [--bounds ...]\n"
                       "       [--tp US] [--tm C] [--max-evaluations N] [--format toml|json|text] [-o FILE]",
                       "Fits t_p, t_m and durations of memory instructions to the measured times of the rows for this GPU\n"
                       "and workload, minimising E = mean |1 - t_model / t_measured| (paper 002, eq. 15, 16) within bounds\n"
