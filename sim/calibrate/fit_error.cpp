@@ -72,12 +72,14 @@ workload::Prediction PointPredictor::predict_point(std::size_t k, const ModelVal
   overrides.tm = values.tm;
   overrides.memory_durations = values.durations;
   overrides.section = section_;
+  const workload::WorkloadModel& model = points_[k].model ? *points_[k].model : model_;
   try {
-    return model_.predict(gpu_, points_[k].point, overrides, cache_);
+    return model.predict(gpu_, points_[k].point, overrides, cache_);
   } catch (const InputError& e) {
     if (!e.location().file.empty()) throw;
+    const std::string point = workload::describe_point(points_[k].point);
     throw InputError(SourceLocation{source_, points_[k].line, 0},
-                     model_.name() + " at " + workload::describe_point(points_[k].point) + ": " + e.what());
+                     model.name() + (point.empty() ? "" : " at " + point) + ": " + e.what());
   }
 }
 

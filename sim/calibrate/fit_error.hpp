@@ -46,8 +46,9 @@ double best_tp(std::span<const MeasuredPoint> points, const AffineTimes& times, 
 // E for these times and t_p.
 double mean_error(std::span<const MeasuredPoint> points, const AffineTimes& times, double tp_us);
 
-// A workload model at the measured points on one GPU, with one T_c cache for every trial: trials
-// that repeat a (warps, t_m, durations) combination cost no simulation.
+// A workload model at the measured points on one GPU (a point with its own model, from a point
+// list, uses that one), with one T_c cache for every trial: trials that repeat a (warps, t_m,
+// durations) combination cost no simulation.
 class PointPredictor {
  public:
   // `section`: the profile's [calibration.<section>] for what the values leave open; empty: the

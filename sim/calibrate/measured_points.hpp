@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/driver/point_list.hpp"
 #include "sim/report/csv_table.hpp"
 #include "sim/workload/workload_model.hpp"
 
@@ -17,6 +18,7 @@ struct MeasuredPoint {
   double time_us = 0;     // measured time of the whole workload at the point (all launches)
   std::optional<double> launch_us;  // measured launch overhead; empty cell or no column: none
   int line = 0;           // line of the row in the file
+  const workload::WorkloadModel* model = nullptr;  // a point list row's own launch; null: the calibration's model
 };
 
 struct MeasuredData {
@@ -37,5 +39,12 @@ struct MeasuredData {
 // allowed); no matching row (naming the gpus and workloads the file has).
 MeasuredData select_measured_points(const report::CsvTable& table, const std::string& gpu_id, const std::string& label,
                                     const std::vector<std::string>& axes);
+
+// The rows of a point list (`calibrate --points`) on the GPU `gpu_id` whose kernel is named
+// `label` (every row's, when empty), each predicted from its own launch (MeasuredPoint::model,
+// owned by the list); the measured time is the list's time_us column. Throws InputError with the
+// file and line for: no time_us column; a bad time_us or launch_us (as above); a tp_us or tm cell
+// (the calibration sets them); rows of different kernels; no matching row.
+MeasuredData select_point_list_rows(const driver::PointList& list, const std::string& gpu_id, const std::string& label);
 
 }  // namespace warpsim::sim::calibrate

@@ -11,6 +11,7 @@
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/ptx_support.hpp"
+#include "sim/driver/point_list.hpp"
 #include "sim/report/csv_table.hpp"
 #include "sim/workload/workload_spec.hpp"
 
@@ -68,9 +69,12 @@ int run_calibrate(const Args& args) {
   po::options_description options("Options");
   options.add_options()
       ("help,h", "show this help")
-      ("measured", po::value<std::string>()->required(), "measured times: a measurements CSV (docs/formats.md)")
+      ("measured", po::value<std::string>(), "measured times: a measurements CSV (docs/formats.md)")
+      ("points", po::value<std::string>(), "instead of MEASURED.csv: a point list with time_us, each row predicted from its own launch "
+                                           "(docs/formats.md, Point lists)")
       ("gpu", po::value<std::string>()->required(), "GPU id (see `warpsim gpus`) or path to a profile .toml; selects the rows whose gpu is its id")
-      ("workload", po::value<std::string>()->required(), "a built-in workload (dwt_matrix, ...), a .kp program or a .ptx kernel")
+      ("workload", po::value<std::string>(), "a built-in workload (dwt_matrix, ...), a .kp program or a .ptx kernel; with --points, "
+                                             "the kernel name whose rows to fit (default: every row's)")
       ("fit", po::value<std::string>(), "what to fit: tm, tp, d1, d2, ... comma-separated (default: tm, plus tp without a launch_us column)")
       ("bounds", po::value<std::string>(), "NAME=LOWER:UPPER,...: bounds of fitted parameters (default tp 0:min time, tm 0:10000, d 1:100000)")
       ("tp", po::value<std::string>(), "t_p in microseconds: fixed (or the start when fitted); beats launch_us")
@@ -93,6 +97,8 @@ int run_calibrate(const Args& args) {
   if (line.help) {
     return print_help("warpsim calibrate MEASURED.csv --gpu ID --workload W [--fit tm,tp,d1,...] [--bounds tm=0:100]\n"
                       "       [--threads N | --grid B --block T] [--kernel NAME] [--params N,...] [--label NAME]\n"
+                      "       [--tp US] [--tm C] [--max-evaluations N] [--format toml|json|text] [-o FILE]\n"
+                      "   or: warpsim calibrate --points ROWS.csv --gpu ID [--workload KERNEL] [--fit ...] [--bounds ...]\n"
                       "       [--tp US] [--tm C] [--max-evaluations N] [--format toml|json|text] [-o FILE]",
                       "Fits t_p, t_m and durations of memory instructions to the measured times of the rows for this GPU\n"
                       "and workload, minimising E = mean |1 - t_model / t_measured| (paper 002, eq. 15, 16) within bounds\n"
@@ -115,9 +121,26 @@ int run_calibrate(const Args& args) {
   }
 
   const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
-  const auto model = sim::workload::make_workload_model(workload_spec(v));
-  cal::MeasuredData data = cal::select_measured_points(sim::report::read_csv(v["measured"].as<std::string>()), gpu.id,
-                                                       model->name(), model->axes());
+  std::optional<sim::driver::PointList> point_list;  // owns the rows' models
+  std::shared_ptr<const sim::workload::WorkloadModel> named_model;  // MEASURED.csv: the --workload's
+  const sim::workload::WorkloadModel* model = nullptr;  // whose kernel, durations and section are fitted
+  cal::MeasuredData data;
+  if (v.count("points")) {
+    if (v.count("measured")) throw InputError("give MEASURED.csv or --points ROWS.csv, not both");
+    for (const char* flag : {"threads", "grid", "block", "kernel", "params", "label"}) {
+      if (v.count(flag)) throw InputError(std::string("--") + flag + ": a point list's rows give their own launch and parameters");
+    }
+    point_list.emplace(sim::driver::load_point_list(v["points"].as<std::string>()));
+    data = cal::select_point_list_rows(*point_list, gpu.id, v.count("workload") ? v["workload"].as<std::string>() : "");
+    model = data.points.front().model;  // every row's kernel is the same
+  } else {
+    if (!v.count("measured")) throw InputError("give MEASURED.csv (with --workload) or --points ROWS.csv");
+    if (!v.count("workload")) throw InputError("the option '--workload' is required but missing");
+    named_model = sim::workload::make_workload_model(workload_spec(v));
+    model = named_model.get();
+    data = cal::select_measured_points(sim::report::read_csv(v["measured"].as<std::string>()), gpu.id, model->name(),
+                                       model->axes());
+  }
   cal::SetupOptions setup_options;
   if (v.count("fit")) setup_options.fit = v["fit"].as<std::string>();
   if (v.count("bounds")) setup_options.bounds = v["bounds"].as<std::string>();

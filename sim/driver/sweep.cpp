@@ -17,9 +17,9 @@ namespace warpsim::sim::driver {
 namespace {
 
 // The points in suite order, as (GPU, workload, index within the workload's axes).
-class PointIndex {
+class SuitePoints final : public SweepPoints {
  public:
-  explicit PointIndex(const Suite& suite) {
+  explicit SuitePoints(const Suite& suite) : source_(suite.source) {
     for (const gpus::Profile& gpu : suite.gpus) {
       for (const SuiteWorkload& workload : suite.workloads) {
         blocks_.push_back({total_, &gpu, &workload});
@@ -27,11 +27,10 @@ class PointIndex {
       }
     }
   }
-  std::int64_t total() const { return total_; }
+  std::int64_t total() const override { return total_; }
+  SourceLocation location(std::int64_t) const override { return {source_}; }
 
-  // Fills the point's GPU, model and axis values into `row` (reusing its storage) and returns the
-  // suite workload it belongs to.
-  const SuiteWorkload& fill(std::int64_t index, SweepRow& row) const {
+  const SuiteWorkload& fill(std::int64_t index, SweepRow& row) const override {
     const auto after = std::upper_bound(blocks_.begin(), blocks_.end(), index,
                                         [](std::int64_t i, const Block& b) { return i < b.start; });
     const Block& block = *(after - 1);
@@ -47,6 +46,7 @@ class PointIndex {
     const gpus::Profile* gpu;
     const SuiteWorkload* workload;
   };
+  std::string source_;
   std::vector<Block> blocks_;
   std::int64_t total_ = 0;
 };
@@ -87,7 +87,11 @@ void note_warnings(SweepStats& stats, const SweepRow& row) {
 }  // namespace
 
 SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit, const SweepOptions& options) {
-  const PointIndex index(suite);
+  return run_sweep(SuitePoints(suite), emit, options);
+}
+
+SweepStats run_sweep(const SweepPoints& index, const std::function<void(const SweepRow&)>& emit,
+                     const SweepOptions& options) {
   workload::CoreTimeCache cache;
   SweepStats stats;
   std::int64_t next = 0;
@@ -139,9 +143,9 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                                                      }
                                                      last_model->predict(row.point, row.prediction);
                                                    } catch (const InputError& e) {
-                                                     throw InputError(SourceLocation{suite.source},
-                                                                      row.gpu->id + " " + row.workload->name() + " " +
-                                                                          workload::describe_point(row.point) + ": " + e.what());
+                                                     const std::string point = workload::describe_point(row.point);
+                                                     throw InputError(index.location(i), row.gpu->id + " " + row.workload->name() +
+                                                                                             (point.empty() ? "" : " " + point) + ": " + e.what());
                                                    }
                                                    ++chunk->used;
                                                  } catch (...) {

@@ -1,11 +1,13 @@
-// Running a suite: every point of every GPU x workload, evaluated in parallel (oneTBB) and
-// delivered in suite order, whatever the number of threads (docs/cli.md, `sweep`).
+// Running a sweep: every point of a suite (every GPU x workload x axes) or of a point list,
+// evaluated in parallel (oneTBB) and delivered in order, whatever the number of threads
+// (docs/cli.md, `sweep`).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 
+#include "isa/input_error.hpp"
 #include "sim/driver/suite.hpp"
 #include "sim/workload/prediction.hpp"
 
@@ -16,6 +18,19 @@ struct SweepRow {
   const workload::WorkloadModel* workload = nullptr;
   workload::Point point;
   workload::Prediction prediction;
+  const std::vector<std::string>* cells = nullptr;  // a point list's input row, copied to the output
+};
+
+// The points a sweep predicts, in output order.
+class SweepPoints {
+ public:
+  virtual ~SweepPoints() = default;
+  virtual std::int64_t total() const = 0;
+  // Fills the point's GPU, model, axis values and cells into `row` (reusing its storage) and
+  // returns the workload (model and overrides) it belongs to.
+  virtual const SuiteWorkload& fill(std::int64_t index, SweepRow& row) const = 0;
+  // Where a point that cannot be predicted is reported: the suite, or a point list's row.
+  virtual SourceLocation location(std::int64_t index) const = 0;
 };
 
 struct SweepOptions {
@@ -41,10 +56,12 @@ struct SweepStats {
   std::vector<Warnings> warnings;
 };
 
-// Evaluates the points in parallel and calls `emit` for each, in order: GPU, then workload,
-// then the workload's axes (last fastest), from one thread at a time. Core-package times are
-// shared between points and threads. A point that cannot be predicted throws InputError naming
-// it, after the points before it were delivered.
+// Evaluates the points in parallel and calls `emit` for each, in order, from one thread at a
+// time. Core-package times are shared between points and threads. A point that cannot be
+// predicted throws InputError naming it, after the points before it were delivered.
+SweepStats run_sweep(const SweepPoints& points, const std::function<void(const SweepRow&)>& emit,
+                     const SweepOptions& options = {});
+// A suite's points in order: GPU, then workload, then the workload's axes (last fastest).
 SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit, const SweepOptions& options = {});
 
 }  // namespace warpsim::sim::driver

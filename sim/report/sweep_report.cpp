@@ -1,5 +1,6 @@
 #include "sim/report/sweep_report.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <variant>
@@ -54,14 +55,23 @@ const std::vector<Column>& columns() {
 }
 
 // The columns for these axes: each axis reads the row's point (nothing when it lacks the axis).
-std::vector<Column> columns_with(const std::vector<std::string>& axes) {
+// Copied columns come first, read from the row's cells; sweep columns of the same name give way.
+std::vector<Column> columns_with(const std::vector<std::string>& axes, const std::vector<std::string>& copied) {
   std::vector<Column> out;
+  for (std::size_t i = 0; i < copied.size(); ++i) {
+    out.push_back({copied[i], [i](const driver::SweepRow& r) -> Cell {
+                     if (r.cells == nullptr || (*r.cells)[i].empty()) return std::monostate{};
+                     return (*r.cells)[i];
+                   }, 0});
+  }
+  const auto is_copied = [&](const std::string& name) { return std::find(copied.begin(), copied.end(), name) != copied.end(); };
   for (const Column& column : columns()) {
     if (column.value) {
-      out.push_back(column);
+      if (!is_copied(column.name)) out.push_back(column);
       continue;
     }
     for (const std::string& axis : axes) {
+      if (is_copied(axis)) continue;
       out.push_back({axis, [axis](const driver::SweepRow& r) -> Cell {
                        for (const auto& [name, value] : r.point) {
                          if (name == axis) return value;
@@ -92,7 +102,7 @@ std::string csv_field(const std::string& text) {
 
 std::vector<std::string> sweep_columns(const std::vector<std::string>& axes) {
   std::vector<std::string> names;
-  for (const Column& column : columns_with(axes)) names.push_back(column.name);
+  for (const Column& column : columns_with(axes, {})) names.push_back(column.name);
   return names;
 }
 
@@ -117,11 +127,11 @@ nlohmann::ordered_json row_json(const driver::SweepRow& row, const std::vector<C
 }  // namespace
 
 nlohmann::ordered_json sweep_row_json(const driver::SweepRow& row, const std::vector<std::string>& axes) {
-  return row_json(row, columns_with(axes));
+  return row_json(row, columns_with(axes, {}));
 }
 
-SweepWriter::SweepWriter(SweepFormat format, std::vector<std::string> axes)
-    : format_(format), columns_(columns_with(axes)) {}
+SweepWriter::SweepWriter(SweepFormat format, std::vector<std::string> axes, std::vector<std::string> copied)
+    : format_(format), columns_(columns_with(axes, copied)) {}
 SweepWriter::~SweepWriter() = default;
 
 std::string SweepWriter::begin() {

@@ -24,7 +24,9 @@ nlohmann::ordered_json sweep_row_json(const driver::SweepRow& row, const std::ve
 // carry full precision; text rounds.
 class SweepWriter {
  public:
-  SweepWriter(SweepFormat format, std::vector<std::string> axes);
+  // `copied`: a point list's input columns, written first from each row's cells (empty: null in
+  // JSON); the sweep columns follow, less those of the same names.
+  SweepWriter(SweepFormat format, std::vector<std::string> axes, std::vector<std::string> copied = {});
   ~SweepWriter();
   std::string begin();                          // CSV header, JSON "["
   std::string add(const driver::SweepRow& row);  // one CSV line or JSON object; "" for text

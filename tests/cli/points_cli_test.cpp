@@ -1,0 +1,119 @@
+// `warpsim sweep --points`: each row predicted as `warpsim simulate` (or `predict`) predicts the
+// same launch, in input order for any -j, the input's columns copied, joinable by `evaluate`.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/report/csv_table.hpp"
+#include "tests/support/cli_runner.hpp"
+
+namespace warpsim::testing_support {
+namespace {
+
+const std::string kPoints = "tests/cli/points/points.csv";
+const std::string kMatMul = "workloads/measured/ptx/matMul_gpu_sharedmem-T16.ptx";
+const std::string kMtxMulVec = "workloads/mtx_mul_vec/mtx_mul_vec.kp";
+
+double json_time(const std::string& arguments) {
+  const Result r = run_warpsim(arguments);
+  EXPECT_EQ(r.status, 0) << arguments << "\n" << r.err;
+  return r.status == 0 ? nlohmann::json::parse(r.out)["time_us"].get<double>() : -1;
+}
+
+sim::report::CsvTable sweep_points(const std::string& arguments, const std::string& out) {
+  const Result r = run_warpsim("sweep --points " + kPoints + " -q -o " + out + " " + arguments);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return sim::report::read_csv(out);
+}
+
+TEST(PointsCli, EachRowAsSimulateAndPredictGiveIt) {
+  const sim::report::CsvTable table = sweep_points("-j 2", test_dir() + "/points.csv");
+  ASSERT_EQ(table.rows.size(), 5u);
+  const std::size_t time = table.column("time_us");
+  // PTX with 32 registers, as suites take it (no ptxas).
+  const std::vector<std::string> expected = {
+      "simulate " + kMatMul + " --gpu rtx2080 --grid 4,4 --block 16,16 --param 3=64 --ptxas none",
+      "simulate " + kMtxMulVec + " --gpu rtx2080 --grid 8 --block 32 --param N=256",
+      "predict dwt_matrix --gpu rtx2060 --param K=8 --param N=1024",
+      "simulate " + kMatMul + " --gpu rtx2080 --grid 7,7,1 --block 16,16,1 --param 3=100 --ptxas none --tp 2.5 --tm 40",
+      "simulate " + kMtxMulVec + " --gpu rtx2060 --grid 4 --block 64 --param N=128 --tp 1.5 --tm 31.5",
+  };
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    // Full precision: the shortest text that reads back as the same double.
+    EXPECT_EQ(std::stod(table.rows[i][time]), json_time(expected[i])) << expected[i];
+  }
+}
+
+TEST(PointsCli, InputColumnsFirstThenPredictions) {
+  const sim::report::CsvTable table = sweep_points("", test_dir() + "/points.csv");
+  const std::vector<std::string> leading = {"gpu", "kernel", "entry", "grid", "block", "param:3", "param:N", "param:K",
+                                            "tp_us", "tm", "N", "note", "measured_time_us", "workload", "blocks", "threads",
+                                            "time_us"};
+  ASSERT_GE(table.header.size(), leading.size());
+  EXPECT_EQ(std::vector<std::string>(table.header.begin(), table.header.begin() + leading.size()), leading);
+  EXPECT_EQ(table.rows[0][table.column("note")], "copied, as written");
+  EXPECT_EQ(table.rows[0][table.column("measured_time_us")], "30.5");
+  EXPECT_EQ(table.rows[0][table.column("grid")], "4x4");
+  EXPECT_EQ(table.rows[0][table.column("workload")], "matMul");
+  EXPECT_EQ(table.rows[1][table.column("workload")], "mtx_mul_vec");
+  EXPECT_EQ(table.rows[2][table.column("workload")], "dwt_matrix");
+  EXPECT_EQ(table.rows[3][table.column("blocks")], "49");
+  EXPECT_EQ(table.rows[3][table.column("threads")], "256");
+}
+
+TEST(PointsCli, SameBytesForAnyJobCountAndFormat) {
+  const std::string dir = test_dir();
+  for (const char* format : {"csv", "json"}) {
+    const std::string one = dir + "/one." + format, two = dir + "/two." + format;
+    ASSERT_EQ(run_warpsim("sweep --points " + kPoints + " -q -j 1 -o " + one).status, 0);
+    ASSERT_EQ(run_warpsim("sweep --points " + kPoints + " -q -j 2 -o " + two).status, 0);
+    EXPECT_EQ(slurp(one), slurp(two)) << format;
+  }
+  const nlohmann::json rows = nlohmann::json::parse(slurp(dir + "/one.json"));
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0]["note"], "copied, as written");
+  EXPECT_TRUE(rows[0]["entry"].is_null());
+  EXPECT_TRUE(rows[0]["time_us"].is_number());
+  const Result text = run_warpsim("sweep --points " + kPoints + " -q");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("copied, as written"), std::string::npos) << text.out;
+}
+
+TEST(PointsCli, EvaluateJoinsTheOutputToTheInput) {
+  // A measurements file that names its launches is its own point list.
+  const std::string measured = "tests/cli/points/measured.csv";
+  const std::string predicted = test_dir() + "/predicted.csv";
+  ASSERT_EQ(run_warpsim("sweep --points " + measured + " -q -o " + predicted).status, 0);
+  const Result all = run_warpsim("evaluate " + predicted + " " + measured + " --format json");
+  ASSERT_EQ(all.status, 0) << all.err;
+  const Result by_size = run_warpsim("evaluate " + predicted + " " + measured + " --keys gpu,workload,N --format json");
+  ASSERT_EQ(by_size.status, 0) << by_size.err;
+  const nlohmann::json report = nlohmann::json::parse(by_size.out);
+  ASSERT_EQ(report["experiments"].size(), 2u);
+  EXPECT_EQ(report["experiments"][0]["points"], 2);
+  EXPECT_EQ(report["experiments"][1]["points"], 2);
+}
+
+TEST(PointsCli, CalibrateFitsTheRowsAsAMeasurementsFileWithItsLaunchPolicy) {
+  // The same two matMul points as a classic measurements file whose launch is an axis G.
+  const std::string classic = test_dir() + "/classic.csv";
+  std::ofstream(classic) << "gpu,workload,N,G,time_us\nrtx2080,matMul,64,4,9.5\nrtx2080,matMul,128,8,21.25\n";
+  const Result points = run_warpsim("calibrate --points tests/cli/points/measured.csv --gpu rtx2080 --workload matMul "
+                                    "--fit tm --tp 5 --format json");
+  const Result axes = run_warpsim("calibrate " + classic + " --gpu rtx2080 --workload " + kMatMul +
+                                  " --grid G,G --block 16,16 --params N=3 --fit tm --tp 5 --format json");
+  ASSERT_EQ(points.status, 0) << points.err;
+  ASSERT_EQ(axes.status, 0) << axes.err;
+  const nlohmann::json a = nlohmann::json::parse(points.out), b = nlohmann::json::parse(axes.out);
+  EXPECT_EQ(a["points"], 2);
+  for (const char* field : {"before", "after", "calibration", "evaluations"}) EXPECT_EQ(a[field], b[field]) << field;
+}
+
+TEST(PointsCli, SuiteOrPointsNotBoth) {
+  expect_input_error("sweep workloads/suites/mtx-mul-vec.toml --points " + kPoints, "give a suite");
+  expect_input_error("sweep", "give a suite");
+}
+
+}  // namespace
+}  // namespace warpsim::testing_support
