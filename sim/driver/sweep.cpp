@@ -139,7 +139,9 @@ SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow
                                                      }
                                                      last_model->predict(row.point, row.prediction);
                                                    } catch (const InputError& e) {
-                                                     throw InputError(SourceLocation{suite.source},
+                                                     // An expression of the suite keeps its line and column.
+                                                     const bool in_suite = e.location().file == suite.source && e.location().line > 0;
+                                                     throw InputError(in_suite ? e.location() : SourceLocation{suite.source},
                                                                       row.gpu->id + " " + row.workload->name() + " " +
                                                                           workload::describe_point(row.point) + ": " + e.what());
                                                    }

@@ -252,7 +252,7 @@ TEST(SuiteWorkloads, BadLaunchesAreLocated) {
            {"{ grid = 4 }", "'grid' needs 'block'"},
            {"{ threads = \"N\", grid = 2, block = 32 }", "not both"},
            {"{ block = 32 }", "give 'threads'"},
-           {"{ threads = \"N+1\" }", "not a list of whole numbers and axis names"},
+           {"{ threads = \"N+\" }", "threads 'N+': expected a number, an axis name or '(' at the end"},
            {"{ warps = 2 }", "unknown key 'warps' in launch"}}) {
     try {
       suite_from(WS_GPU "[[workload]]\nkp = \"../mtx_mul_vec/mtx_mul_vec.kp\"\nlaunch = " + launch + "\naxes = { N = [64] }\n");
