@@ -14,6 +14,7 @@
 #include "sim/workload/named_workload.hpp"
 #include "sim/workload/ptx_workload_model.hpp"
 #include "tests/support/located_error.hpp"
+#include "tests/support/suite_from.hpp"
 
 namespace warpsim::sim::driver {
 namespace {
@@ -30,20 +31,7 @@ std::string sweep_csv(const Suite& suite, int jobs, std::int64_t chunk = 32) {
   return out + writer.finish();
 }
 
-// A suite file next to the repository's workloads, so its relative paths resolve.
-Suite suite_from(const std::string& text) {
-  const std::string path = kSourceDir + "/workloads/suites/__test_" +
-                           testing::UnitTest::GetInstance()->current_test_info()->name() + ".toml";
-  { std::ofstream(path) << text; }
-  try {
-    Suite suite = load_suite(path);
-    std::filesystem::remove(path);
-    return suite;
-  } catch (...) {
-    std::filesystem::remove(path);
-    throw;
-  }
-}
+using testing_support::suite_from;
 
 TEST(ParallelSweep, SameRowsInTheSameOrderForAnyThreadCountAndChunk) {
   const Suite suite = load_suite(kSourceDir + "/workloads/suites/paper-dwt.toml");
