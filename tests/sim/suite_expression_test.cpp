@@ -151,5 +151,15 @@ TEST(SuiteExpressions, ErrorsPointIntoTheSuite) {
   EXPECT_EQ(std::string(e.what()), "params entry 'N +': expected a number, an axis name or '(' at the end");
 }
 
+// The example suite: one [[workload]] per Tile_Width file, each at the data set's launch formula.
+TEST(SuiteExpressions, MeasuredMatmulExampleSuite) {
+  const Suite suite = load_suite(testing_support::kSourceDir + "/workloads/suites/measured-matmul.toml");
+  ASSERT_EQ(suite.workloads.size(), 3u);
+  EXPECT_EQ(suite.point_count(), 96);
+  EXPECT_EQ(suite.axis_names(), (std::vector<std::string>{"N", "T"}));
+  EXPECT_EQ(suite.workloads[1].point(31), (workload::Point{{"N", 8192}, {"T", 16}}));
+  EXPECT_EQ(suite.workloads[2].model->axes(), (std::vector<std::string>{"N", "T"}));
+}
+
 }  // namespace
 }  // namespace warpsim::sim::driver
