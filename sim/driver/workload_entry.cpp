@@ -164,7 +164,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "calibration") entry.overrides = read_calibration(toml, value);
     else if (k == "axes") {
       AxisTable own = read_axis_table(toml, value, "axes");
-      own.axes.merge(entry.axes.axes);  // launch.block = [..], read before, stays unless axes gives "block"
+      own.axes.merge(entry.axes.axes);  // keeps the axis "block" of a launch.block = [..] read before
       entry.axes = std::move(own);
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) +
