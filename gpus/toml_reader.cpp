@@ -213,6 +213,11 @@ void TomlReader::fail(const toml::node* node, const std::string& what) const {
   throw InputError(where, what);
 }
 
+SourceLocation TomlReader::text_start(const toml::node& node) const {
+  const int quote = node.is_string() ? 1 : 0;
+  return {source_, static_cast<int>(node.source().begin.line), static_cast<int>(node.source().begin.column) + quote};
+}
+
 std::string TomlReader::text(const toml::node& node, const std::string& key) const {
   const auto* s = node.as_string();
   if (!s) fail(&node, key + " must be a string");

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "isa/input_error.hpp"
+
 namespace warpsim::gpus {
 
 class TomlReader {
@@ -20,6 +22,10 @@ class TomlReader {
 
   // Throws InputError at the node's position (the file alone when `node` is null).
   [[noreturn]] void fail(const toml::node* node, const std::string& what) const;
+
+  // Where the node's text starts: past the opening quote of a string (whose escapes and
+  // multi-line forms this does not follow), else the value itself.
+  SourceLocation text_start(const toml::node& node) const;
 
   // Typed values; `key` names the value in the message when the type is wrong.
   std::string text(const toml::node& node, const std::string& key) const;

@@ -1,5 +1,6 @@
 #include "sim/driver/axis_values.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "isa/input_error.hpp"
@@ -48,6 +49,34 @@ std::vector<std::int64_t> read_axis_values(const gpus::TomlReader& toml, const t
     if (*to - value < stride) break;  // no overflow past `to`
   }
   return values;
+}
+
+bool AxisTable::zipped(const std::string& name) const { return std::find(zip.begin(), zip.end(), name) != zip.end(); }
+
+AxisTable read_axis_table(const gpus::TomlReader& toml, const toml::node& node, const std::string& what) {
+  AxisTable table;
+  const auto add = [&](const std::string& name, const toml::node& values) {
+    if (table.axes.contains(name)) toml.fail(&values, "axis " + quote_for_message(name) + " is given twice in " + what);
+    table.axes[name] = {read_axis_values(toml, values, name), &values};
+  };
+  for (const auto& [key, values] : toml.table(node, what + " must be a table")) {
+    if (key != "zip") continue;
+    for (const auto& [member, member_values] : toml.table(values, "zip must be a table { AXIS = VALUES, ... }")) {
+      const std::string name(member.str());
+      add(name, member_values);
+      const std::size_t size = table.axes[name].values.size();
+      if (!table.zip.empty() && size != table.axes[table.zip[0]].values.size()) {
+        toml.fail(&member_values, "zip: axis " + quote_for_message(name) + " has " + std::to_string(size) + " values and " +
+                                      quote_for_message(table.zip[0]) + " has " +
+                                      std::to_string(table.axes[table.zip[0]].values.size()) + ": zipped axes advance together");
+      }
+      table.zip.push_back(name);
+    }
+  }
+  for (const auto& [key, values] : toml.table(node, what + " must be a table")) {
+    if (key != "zip") add(std::string(key.str()), values);
+  }
+  return table;
 }
 
 }  // namespace warpsim::sim::driver

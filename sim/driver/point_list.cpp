@@ -17,6 +17,13 @@
 namespace warpsim::sim::driver {
 namespace {
 
+// The point's axis for parameter NAME. A PTX position ("3") would read as a number in the
+// workload's parameter expressions, so it becomes an axis name of its own.
+std::string axis_of(const std::string& name) {
+  const bool position = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return position ? "position_" + name : name;
+}
+
 constexpr std::string_view kParamPrefix = "param:";
 
 std::optional<std::int64_t> whole_number(std::string_view text) {
@@ -105,7 +112,7 @@ class PointListReader {
       if (cells[column].empty()) continue;
       const std::optional<std::int64_t> value = whole_number(cells[column]);
       if (!value) fail(line, "param:" + name + ": " + quote_for_message(cells[column]) + " is not a whole number");
-      row.point.emplace_back(name, *value);
+      row.point.emplace_back(axis_of(name), *value);
       given.push_back(name);
     }
     row.workload = &workload(cells, line, given);
@@ -181,7 +188,7 @@ class PointListReader {
       spec.launch = launch(cells, line);
     }
     if (spec.kind == workload::WorkloadKind::ptx) {
-      for (const std::string& name : given) spec.params.push_back({name, name});
+      for (const std::string& name : given) spec.params.push_back({axis_of(name), name});
     }
     std::string key = kernel + '\n' + spec.kernel + '\n' + cells[grid_] + '\n' + cells[block_] + '\n' + join_commas(given);
     const std::shared_ptr<const workload::WorkloadModel>& model = model_for(key, spec, line);
@@ -200,7 +207,10 @@ class PointListReader {
     } catch (const InputError& e) {
       models_.erase(it);
       if (e.location().line > 0) throw;  // a line of the program itself
-      fail(line, e.location().file.empty() ? e.what() : e.describe());
+      std::string message = e.location().file.empty() ? e.what() : e.describe();
+      // The model names a parameter by its axis: say it as the column does.
+      if (const std::string axis = "axis position_"; message.starts_with(axis)) message = "param:" + message.substr(axis.size());
+      fail(line, message);
     }
     return it->second;
   }
@@ -208,14 +218,18 @@ class PointListReader {
   // The param: cells must give exactly the model's parameters (a PTX kernel's: those given).
   void check_parameters(const workload::WorkloadModel& model, const std::vector<std::string>& given, int line) const {
     const std::vector<std::string> axes = model.axes();
+    std::vector<std::string> given_axes;
+    for (const std::string& name : given) given_axes.push_back(axis_of(name));
     for (const std::string& name : given) {
-      if (std::find(axes.begin(), axes.end(), name) == axes.end()) {
+      if (std::find(axes.begin(), axes.end(), axis_of(name)) == axes.end()) {
         fail(line, "param:" + name + " names no parameter of " + model.name() +
                        (axes.empty() ? " (it has none)" : " (it has " + join_commas(axes) + ")"));
       }
     }
     for (const std::string& axis : axes) {
-      if (std::find(given.begin(), given.end(), axis) == given.end()) fail(line, model.name() + " needs a value in param:" + axis);
+      if (std::find(given_axes.begin(), given_axes.end(), axis) == given_axes.end()) {
+        fail(line, model.name() + " needs a value in param:" + axis);
+      }
     }
   }
 

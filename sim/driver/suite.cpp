@@ -48,7 +48,7 @@ class SuiteParser {
     for (const auto& [entry, node] : entries) {
       for (const std::string& axis : entry.model->axes()) used.insert(axis);
     }
-    for (const auto& [name, axis] : suite_axes_) {
+    for (const auto& [name, axis] : suite_axes_.axes) {
       if (!used.contains(name)) toml_.fail(axis.node, "axis " + quote_for_message(name) + " is used by no workload of the suite");
     }
     for (auto& [entry, node] : entries) add_workload(std::move(entry), *node);
@@ -60,11 +60,6 @@ class SuiteParser {
   }
 
  private:
-  struct SuiteAxis {
-    const toml::node* node;
-    std::vector<std::int64_t> values;
-  };
-
   void parse_gpus(const toml::node& node) {
     for (const toml::node& entry : toml_.non_empty_list(node, "gpus")) {
       std::string id = toml_.text(entry, "gpus entries");
@@ -78,29 +73,42 @@ class SuiteParser {
     }
   }
 
-  void parse_axes(const toml::node& node) {
-    for (const auto& [key, axis] : toml_.table(node, "[axes] must be a table")) {
-      suite_axes_[std::string(key.str())] = SuiteAxis{&axis, read_axis_values(toml_, axis, std::string(key.str()))};
-    }
-  }
+  void parse_axes(const toml::node& node) { suite_axes_ = read_axis_table(toml_, node, "[axes]"); }
 
-  // Each of the model's axes from the workload's own axes, else the suite's.
+  // Each of the model's axes from the workload's own axes, else the suite's. The axes of a zip
+  // follow the first of them that the model reads, and advance with it.
   void add_workload(WorkloadEntry entry, const toml::node& node) {
     SuiteWorkload workload{std::move(entry.model), {}, std::move(entry.overrides)};
-    for (const std::string& name : workload.model->axes()) {
-      if (const auto own = entry.axes.find(name); own != entry.axes.end()) {
-        workload.axes.push_back(Axis{name, own->second});
-      } else if (const auto shared = suite_axes_.find(name); shared != suite_axes_.end()) {
-        workload.axes.push_back(Axis{name, shared->second.values});
+    const std::vector<std::string> needed = workload.model->axes();
+    std::vector<const AxisTable*> tables;  // where each needed axis comes from
+    for (const std::string& name : needed) {
+      if (entry.axes.axes.contains(name)) {
+        tables.push_back(&entry.axes);
+      } else if (suite_axes_.axes.contains(name)) {
+        tables.push_back(&suite_axes_);
       } else {
-        toml_.fail(&node, "workload " + quote_for_message(workload.model->name()) + " needs axis " +
-                              quote_for_message(name) + ": give it in [axes] or in the workload's own axes");
+        const std::string what = "workload " + quote_for_message(workload.model->name()) + " needs axis " +
+                                 quote_for_message(name) + ": give it in [axes] or in the workload's own axes";
+        const auto read = entry.axis_reads.find(name);
+        if (read == entry.axis_reads.end()) toml_.fail(&node, what);
+        throw InputError(read->second.at, what + " (read by " + quote_for_message(read->second.expression) + ")");
       }
     }
-    for (const auto& own_axis : entry.axes) {
+    std::vector<bool> added(needed.size());
+    for (std::size_t i = 0; i < needed.size(); ++i) {
+      if (added[i]) continue;
+      workload.axes.push_back(Axis{needed[i], tables[i]->axes.at(needed[i]).values});
+      if (!tables[i]->zipped(needed[i])) continue;
+      for (std::size_t j = i + 1; j < needed.size(); ++j) {
+        if (tables[j] != tables[i] || !tables[i]->zipped(needed[j])) continue;
+        workload.axes.push_back(Axis{needed[j], tables[j]->axes.at(needed[j]).values, true});
+        added[j] = true;
+      }
+    }
+    for (const auto& own_axis : entry.axes.axes) {
       const std::string& name = own_axis.first;  // not a structured binding: clang 14 cannot capture those
-      const auto& needed = workload.axes;
-      if (std::none_of(needed.begin(), needed.end(), [&](const Axis& a) { return a.name == name; })) {
+      const auto& given = workload.axes;
+      if (std::none_of(given.begin(), given.end(), [&](const Axis& a) { return a.name == name; })) {
         toml_.fail(&node, "workload " + quote_for_message(workload.model->name()) + " has no axis " +
                               quote_for_message(name) + " (its axes: " + join_commas(workload.model->axes(), "none") + ")");
       }
@@ -112,14 +120,16 @@ class SuiteParser {
   Suite suite_;
   const toml::node* named_entries_ = nullptr;
   const toml::node* table_entries_ = nullptr;
-  std::map<std::string, SuiteAxis> suite_axes_;
+  AxisTable suite_axes_;
 };
 
 }  // namespace
 
 std::int64_t SuiteWorkload::point_count() const {
   double count = 1;
-  for (const Axis& axis : axes) count *= static_cast<double>(axis.values.size());
+  for (const Axis& axis : axes) {
+    if (!axis.zipped) count *= static_cast<double>(axis.values.size());
+  }
   return count > 9e18 ? INT64_MAX : static_cast<std::int64_t>(count);
 }
 
@@ -131,11 +141,16 @@ workload::Point SuiteWorkload::point(std::int64_t index) const {
 
 void SuiteWorkload::point(std::int64_t index, workload::Point& into) const {
   into.resize(axes.size());
-  for (std::size_t i = axes.size(); i-- > 0;) {
-    const auto size = static_cast<std::int64_t>(axes[i].values.size());
-    if (!workload::same_axis_name(into[i].first, axes[i].name)) into[i].first = axes[i].name;
-    into[i].second = axes[i].values[static_cast<std::size_t>(index % size)];
+  for (std::size_t end = axes.size(); end > 0;) {
+    std::size_t first = end - 1;  // a zip's axes share one digit of the index
+    while (axes[first].zipped) --first;
+    const auto size = static_cast<std::int64_t>(axes[first].values.size());
+    for (std::size_t i = first; i < end; ++i) {
+      if (!workload::same_axis_name(into[i].first, axes[i].name)) into[i].first = axes[i].name;
+      into[i].second = axes[i].values[static_cast<std::size_t>(index % size)];
+    }
     index /= size;
+    end = first;
   }
 }
 

@@ -20,6 +20,7 @@ inline constexpr std::int64_t kMaxAxisValues = 1'000'000;
 struct Axis {
   std::string name;
   std::vector<std::int64_t> values;
+  bool zipped = false;  // advances with the axis before it (a zip), instead of crossing it
 };
 
 struct SuiteWorkload {
@@ -27,7 +28,7 @@ struct SuiteWorkload {
   std::vector<Axis> axes;              // the model's axes, in its order; the last varies fastest
   workload::ModelOverrides overrides;  // from the workload's `calibration`, empty otherwise
 
-  std::int64_t point_count() const;    // product of the axes' sizes
+  std::int64_t point_count() const;    // product of the axes' sizes, a zip counting as one axis
   // The i-th point (0 <= i < point_count()), axes in order.
   workload::Point point(std::int64_t index) const;
   // The same, written into `into`, reusing its storage (a sweep fills rows it recycles).

@@ -144,8 +144,12 @@ SweepStats run_sweep(const SweepPoints& index, const std::function<void(const Sw
                                                      last_model->predict(row.point, row.prediction);
                                                    } catch (const InputError& e) {
                                                      const std::string point = workload::describe_point(row.point);
-                                                     throw InputError(index.location(i), row.gpu->id + " " + row.workload->name() +
-                                                                                             (point.empty() ? "" : " " + point) + ": " + e.what());
+                                                     // An expression of the suite keeps its line and column.
+                                                     const SourceLocation where = index.location(i);
+                                                     const bool in_source = e.location().file == where.file && e.location().line > 0;
+                                                     throw InputError(in_source ? e.location() : where,
+                                                                      row.gpu->id + " " + row.workload->name() +
+                                                                          (point.empty() ? "" : " " + point) + ": " + e.what());
                                                    }
                                                    ++chunk->used;
                                                  } catch (...) {

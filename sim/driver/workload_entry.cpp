@@ -10,34 +10,43 @@
 namespace warpsim::sim::driver {
 namespace {
 
-// A launch component: a whole number or an axis name.
+// A launch component: a whole number, or an expression over axes (docs/formats.md).
 std::string launch_component(const gpus::TomlReader& toml, const toml::node& node, const std::string& key) {
   if (node.is_integer()) return std::to_string(toml.whole_number(node, key, 1, INT64_MAX));
   return toml.text(node, key);
 }
 
+void note_axis_reads(const workload::PointExpression& expression, WorkloadEntry& entry) {
+  for (const std::string& axis : expression.axes()) entry.axis_reads.emplace(axis, WorkloadEntry::AxisRead{expression.location(), expression.text()});
+}
+
 // launch = { threads = "N" } | { threads = "N", block = 256 } | { threads = "N", block = [64, 128] }
-//        | { grid = 64, block = "128" }. A list of block sizes becomes the axis "block".
+//        | { grid = "ceil_div(N, 16)", block = "16,16" }. A list of block sizes becomes the axis "block".
 workload::LaunchPolicy read_launch(const gpus::TomlReader& toml, const toml::node& node, WorkloadEntry& entry) {
   workload::LaunchPolicy policy;
   for (const auto& [key, value] : toml.table(node, "launch must be a table { threads, block, grid }")) {
     const std::string name = "launch." + std::string(key.str());
     if (key == "threads") {
       policy.threads = launch_component(toml, value, name);
+      policy.threads_at = toml.text_start(value);
     } else if (key == "grid") {
       policy.grid = launch_component(toml, value, name);
+      policy.grid_at = toml.text_start(value);
     } else if (key == "block" && value.is_array()) {
       policy.block = "block";
-      entry.axes["block"] = read_axis_values(toml, value, "block");
+      entry.axes.axes["block"] = {read_axis_values(toml, value, "block"), &value};
     } else if (key == "block") {
       policy.block = launch_component(toml, value, name);
+      policy.block_at = toml.text_start(value);
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(key.str()) + " in launch (expected threads, block, grid)");
     }
   }
   try {
-    policy.validate();
+    const workload::LaunchFormula formula(policy);
+    for (const workload::PointExpression* expression : formula.expressions()) note_axis_reads(*expression, entry);
   } catch (const InputError& e) {
+    if (e.location().line > 0) throw;  // inside an expression
     toml.fail(&node, e.what());
   }
   return policy;
@@ -79,19 +88,20 @@ workload::ModelOverrides read_calibration(const gpus::TomlReader& toml, const to
   return overrides;
 }
 
-std::vector<std::string> read_names(const gpus::TomlReader& toml, const toml::node& node, const std::string& key) {
-  std::vector<std::string> names;
-  for (const toml::node& entry : toml.non_empty_list(node, key)) names.push_back(toml.text(entry, key + " entries"));
-  return names;
-}
-
-// params = ["N"] with param_names = { N = 0 }: each axis gives the kernel parameter that
-// param_names maps it to (a position or a parameter name), else the parameter of its own name.
+// params = ["N", "N / 2"] with param_names = { N = 0 }: each entry gives the kernel parameter
+// that param_names maps it to (a position or a parameter name); else an axis name gives the
+// parameter of its own name, and any other expression the parameter at its position in params.
 std::vector<workload::ParameterAxis> read_parameter_axes(const gpus::TomlReader& toml, const toml::node* params,
-                                                         const toml::node* param_names) {
+                                                         const toml::node* param_names, WorkloadEntry& entry) {
   std::vector<workload::ParameterAxis> axes;
   if (params) {
-    for (const std::string& axis : read_names(toml, *params, "params")) axes.push_back({axis, axis});
+    for (const toml::node& value : toml.non_empty_list(*params, "params")) {
+      const std::string text = toml.text(value, "params entries");
+      const workload::PointExpression expression(text, toml.text_start(value), "params entry");
+      note_axis_reads(expression, entry);
+      const std::string parameter = expression.is_axis_name() ? text : std::to_string(axes.size());
+      axes.push_back({text, parameter, toml.text_start(value)});
+    }
   }
   if (!param_names) return axes;
   for (const auto& [key, value] : toml.table(*param_names, "param_names must be a table { AXIS = POSITION or NAME }")) {
@@ -117,7 +127,7 @@ WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& e
   workload::WorkloadSpec spec;
   spec.source = toml.text(entry, "workloads entries");
   try {
-    return {workload::make_workload_model(spec), {}, {}};
+    return {workload::make_workload_model(spec), {}, {}, {}};
   } catch (const InputError& e) {
     if (!e.location().file.empty()) throw;
     toml.fail(&entry, e.what());
@@ -153,9 +163,9 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "regs") spec.registers_per_thread = toml.whole_number(value, k, 1, 255);
     else if (k == "calibration") entry.overrides = read_calibration(toml, value);
     else if (k == "axes") {
-      for (const auto& [axis, values] : toml.table(value, "axes must be a table")) {
-        entry.axes[std::string(axis.str())] = read_axis_values(toml, values, std::string(axis.str()));
-      }
+      AxisTable own = read_axis_table(toml, value, "axes");
+      own.axes.merge(entry.axes.axes);  // keeps the axis "block" of a launch.block = [..] read before
+      entry.axes = std::move(own);
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) +
                             " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, param_names, launch, "
@@ -169,7 +179,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
   if (spec.kind != workload::WorkloadKind::ptx && (params || param_names)) {
     toml.fail(&node, "'kernel', 'params' and 'param_names' are for ptx workloads");
   }
-  spec.params = read_parameter_axes(toml, params, param_names);
+  spec.params = read_parameter_axes(toml, params, param_names, entry);
   if (spec.kind != workload::WorkloadKind::builtin) spec.source = resolve_suite_path(toml, spec.source);
   if (launch_node) spec.launch = read_launch(toml, *launch_node, entry);
   try {

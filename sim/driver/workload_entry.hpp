@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "gpus/toml_reader.hpp"
+#include "isa/input_error.hpp"
+#include "sim/driver/axis_values.hpp"
 #include "sim/workload/model_overrides.hpp"
 #include "sim/workload/workload_model.hpp"
 
@@ -16,8 +18,15 @@ namespace warpsim::sim::driver {
 
 struct WorkloadEntry {
   std::shared_ptr<const workload::WorkloadModel> model;
-  std::map<std::string, std::vector<std::int64_t>> axes;  // the workload's own axes
+  AxisTable axes;  // the workload's own axes
   workload::ModelOverrides overrides;
+  // Where an expression (launch, params) first reads each axis, and what it is: for the error
+  // when no table gives the axis.
+  struct AxisRead {
+    SourceLocation at;
+    std::string expression;
+  };
+  std::map<std::string, AxisRead> axis_reads;
 };
 
 // A path in a suite, relative to the suite's folder unless absolute.

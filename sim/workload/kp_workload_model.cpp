@@ -6,10 +6,8 @@
 
 namespace warpsim::sim::workload {
 
-KpWorkloadModel::KpWorkloadModel(std::string name, isa::Program program, LaunchPolicy launch)
-    : name_(std::move(name)), program_(std::move(program)), launch_(std::move(launch)) {
-  launch_.validate();
-}
+KpWorkloadModel::KpWorkloadModel(std::string name, isa::Program program, const LaunchPolicy& launch)
+    : name_(std::move(name)), program_(std::move(program)), launch_(launch) {}
 
 std::vector<std::string> KpWorkloadModel::axes() const {
   std::vector<std::string> names = program_.parameters();

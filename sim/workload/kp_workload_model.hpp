@@ -11,7 +11,7 @@ namespace warpsim::sim::workload {
 class KpWorkloadModel final : public WorkloadModel {
  public:
   // `name` labels the outputs; the kernel (calibration section) is the program's name.
-  KpWorkloadModel(std::string name, isa::Program program, LaunchPolicy launch);
+  KpWorkloadModel(std::string name, isa::Program program, const LaunchPolicy& launch);
   const std::string& name() const override { return name_; }
   const std::string& kernel() const override { return program_.name(); }
   std::vector<std::string> axes() const override;
@@ -24,7 +24,7 @@ class KpWorkloadModel final : public WorkloadModel {
  private:
   std::string name_;
   isa::Program program_;
-  LaunchPolicy launch_;
+  LaunchFormula launch_;
 };
 
 }  // namespace warpsim::sim::workload

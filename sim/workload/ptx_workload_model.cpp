@@ -57,12 +57,12 @@ std::string timing_key(const gpus::Profile& gpu, const grid::Launch& launch, dou
 }  // namespace
 
 PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options,
-                                   LaunchPolicy launch, std::vector<ParameterAxis> parameter_axes,
+                                   const LaunchPolicy& launch, std::vector<ParameterAxis> parameter_axes,
                                    std::shared_ptr<LoweringCache> cache, std::int64_t registers_per_thread)
-    : name_(std::move(name)), source_(std::move(source)), options_(std::move(options)), launch_(std::move(launch)),
+    : name_(std::move(name)), source_(std::move(source)), options_(std::move(options)), launch_(launch),
       parameter_axes_(std::move(parameter_axes)), lowerings_(cache ? std::move(cache) : LoweringCache::process_wide()),
       registers_per_thread_(registers_per_thread) {
-  launch_.validate();
+  for (const ParameterAxis& a : parameter_axes_) parameter_values_.emplace_back(a.axis, a.at, "params entry");
   const ptx::Function& entry = source_.module->functions[ptx::select_kernel(*source_.module, options_.kernel)];
   kernel_ = ptx::short_kernel_name(entry.name);
   if (name_.empty()) name_ = kernel_;
@@ -82,10 +82,13 @@ PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::Lowe
 
 std::vector<std::string> PtxWorkloadModel::axes() const {
   std::vector<std::string> names;
-  for (const ParameterAxis& a : parameter_axes_) names.push_back(a.axis);
-  for (const std::string& axis : launch_.axes()) {
-    if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
-  }
+  const auto add = [&](const std::vector<std::string>& axes) {
+    for (const std::string& axis : axes) {
+      if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
+    }
+  };
+  for (const PointExpression& value : parameter_values_) add(value.axes());
+  add(launch_.axes());
   return names;
 }
 
@@ -103,8 +106,8 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   options.grid = ptx::Dim3{shape.grid.x, shape.grid.y, shape.grid.z};
   options.block = ptx::Dim3{shape.block.x, shape.block.y, shape.block.z};
   options.parameters.clear();
-  for (const ParameterAxis& a : parameter_axes_) {
-    options.parameters.emplace_back(a.parameter, std::to_string(point_value(point, a.axis)));
+  for (std::size_t i = 0; i < parameter_axes_.size(); ++i) {
+    options.parameters.emplace_back(parameter_axes_[i].parameter, std::to_string(parameter_values_[i].evaluate(point)));
   }
   const std::shared_ptr<const LoweringCache::Lowered> lowered = lowerings_->lower(source_, options);
   // The cache lowers with the default cycles; d1 and d2, else the model's own, replace them.

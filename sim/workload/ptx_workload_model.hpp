@@ -16,10 +16,11 @@
 
 namespace warpsim::sim::workload {
 
-// An axis whose value a kernel parameter takes at every point.
+// An expression over axes whose value a kernel parameter takes at every point.
 struct ParameterAxis {
-  std::string axis;       // "N"
+  std::string axis;       // "N", or an expression such as "N / 2"
   std::string parameter;  // a position ("0"), a PTX name, or a C++ name (-G builds): docs/ptx.md
+  SourceLocation at{};    // where `axis` starts in a suite, for errors
 };
 
 // T_k of a lowered launch: Algorithm 1 when every warp runs one program, else the per-SM
@@ -35,7 +36,7 @@ class PtxWorkloadModel final : public WorkloadModel {
   // its grid, block and parameters are set per point. Throws InputError when an axis names no
   // parameter of the kernel, or two axes name the same one. Lowered launches come from `cache`
   // (null: LoweringCache::process_wide()).
-  PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options, LaunchPolicy launch,
+  PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options, const LaunchPolicy& launch,
                    std::vector<ParameterAxis> parameter_axes, std::shared_ptr<LoweringCache> cache = nullptr,
                    std::int64_t registers_per_thread = kDefaultRegistersPerThread);
   const std::string& name() const override { return name_; }
@@ -51,8 +52,9 @@ class PtxWorkloadModel final : public WorkloadModel {
   std::string kernel_;  // short name, e.g. mtx_mul_vec
   PtxSource source_;
   ptx::LoweringOptions options_;
-  LaunchPolicy launch_;
+  LaunchFormula launch_;
   std::vector<ParameterAxis> parameter_axes_;
+  std::vector<PointExpression> parameter_values_;  // parsed parameter_axes_[i].axis
   std::shared_ptr<LoweringCache> lowerings_;
   std::int64_t registers_per_thread_;
 };

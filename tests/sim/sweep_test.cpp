@@ -14,6 +14,7 @@
 #include "sim/workload/named_workload.hpp"
 #include "sim/workload/ptx_workload_model.hpp"
 #include "tests/support/located_error.hpp"
+#include "tests/support/suite_from.hpp"
 
 namespace warpsim::sim::driver {
 namespace {
@@ -30,20 +31,7 @@ std::string sweep_csv(const Suite& suite, int jobs, std::int64_t chunk = 32) {
   return out + writer.finish();
 }
 
-// A suite file next to the repository's workloads, so its relative paths resolve.
-Suite suite_from(const std::string& text) {
-  const std::string path = kSourceDir + "/workloads/suites/__test_" +
-                           testing::UnitTest::GetInstance()->current_test_info()->name() + ".toml";
-  { std::ofstream(path) << text; }
-  try {
-    Suite suite = load_suite(path);
-    std::filesystem::remove(path);
-    return suite;
-  } catch (...) {
-    std::filesystem::remove(path);
-    throw;
-  }
-}
+using testing_support::suite_from;
 
 TEST(ParallelSweep, SameRowsInTheSameOrderForAnyThreadCountAndChunk) {
   const Suite suite = load_suite(kSourceDir + "/workloads/suites/paper-dwt.toml");
@@ -252,7 +240,7 @@ TEST(SuiteWorkloads, BadLaunchesAreLocated) {
            {"{ grid = 4 }", "'grid' needs 'block'"},
            {"{ threads = \"N\", grid = 2, block = 32 }", "not both"},
            {"{ block = 32 }", "give 'threads'"},
-           {"{ threads = \"N+1\" }", "not a list of whole numbers and axis names"},
+           {"{ threads = \"N+\" }", "threads 'N+': expected a number, an axis name or '(' at the end"},
            {"{ warps = 2 }", "unknown key 'warps' in launch"}}) {
     try {
       suite_from(WS_GPU "[[workload]]\nkp = \"../mtx_mul_vec/mtx_mul_vec.kp\"\nlaunch = " + launch + "\naxes = { N = [64] }\n");
