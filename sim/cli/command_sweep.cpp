@@ -162,8 +162,10 @@ int run_sweep(const Args& args) {
   if (mpi.rank() == 0) return sweep(v, &mpi, mpi.rank());
   try {
     return sweep(v, &mpi, mpi.rank());
-  } catch (const std::exception&) {  // rank 0 reports every rank's errors
-    return 2;
+  } catch (const std::exception&) {
+    // Rank 0 reports every rank's errors and exits with 2. Status 0 here: a rank exiting with
+    // another status makes mpirun kill the job, perhaps before rank 0 has said why.
+    return 0;
   }
 #else
   throw InputError("--mpi: warpsim was built without MPI (configure with -DWARPSIM_MPI=ON; docs/cluster.md)");

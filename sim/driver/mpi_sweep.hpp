@@ -33,7 +33,7 @@ class MpiSweep {
   // every row's piece to `write` in the order of `points`, calls options.progress, and returns
   // the stats of the whole sweep (warnings: each workload's first, in order, as one process).
   // The first failing point in order is rethrown on rank 0, as run_sweep throws it, once every
-  // rank has stopped; the other ranks return. Ctrl-C on rank 0 stops every rank (stats.stopped).
+  // rank has stopped; the other ranks return. SIGINT on rank 0 stops every rank (stats.stopped).
   SweepStats run(const SweepPoints& points, const std::function<std::string(const SweepRow&)>& format,
                  const std::function<void(const std::string&)>& write, const SweepOptions& options) const;
 
