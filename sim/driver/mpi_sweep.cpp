@@ -39,7 +39,8 @@ constexpr std::int64_t kAll = std::numeric_limits<std::int64_t>::max();
 struct Piece {
   enum Kind : int { rows, input_error, other_error, end };
   int kind = rows;
-  std::vector<std::string> lines;  // rows: each row's SweepWriter::format; errors: what()
+  std::string text;                // rows: each row's SweepWriter::format, one after another; errors: what()
+  std::vector<std::int64_t> ends;  // rows: where each row's text ends
   // The rank's first warning point of each workload in this chunk: (index in `points`, warnings).
   std::vector<std::pair<std::int64_t, std::vector<std::string>>> warnings;
   std::string file;  // input_error's location
@@ -48,7 +49,7 @@ struct Piece {
 
   template <class Archive>
   void serialize(Archive& archive, unsigned /*version*/) {
-    archive & kind & lines & warnings & file & line & column;
+    archive & kind & text & ends & warnings & file & line & column;
   }
 };
 
@@ -87,22 +88,22 @@ Piece failure_piece(const std::exception_ptr& failure) {
     std::rethrow_exception(failure);
   } catch (const InputError& e) {
     piece.kind = Piece::input_error;
-    piece.lines = {e.what()};
+    piece.text = e.what();
     piece.file = e.location().file;
     piece.line = e.location().line;
     piece.column = e.location().column;
   } catch (const std::exception& e) {
     piece.kind = Piece::other_error;
-    piece.lines = {e.what()};
+    piece.text = e.what();
   }
   return piece;
 }
 
 [[noreturn]] void rethrow(const Piece& failure) {
   if (failure.kind == Piece::input_error) {
-    throw InputError(SourceLocation{failure.file, failure.line, failure.column}, failure.lines.at(0));
+    throw InputError(SourceLocation{failure.file, failure.line, failure.column}, failure.text);
   }
-  throw std::runtime_error(failure.lines.at(0));
+  throw std::runtime_error(failure.text);
 }
 
 // Predicts one rank's chunks, handing each finished chunk to `deliver` (chunk number, piece);
@@ -115,7 +116,8 @@ bool predict_chunks(const RankPoints& mine, const std::function<std::string(cons
   std::int64_t next = 0;
   const auto emit = [&](const SweepRow& row) {
     const std::int64_t index = next++;
-    piece.lines.push_back(format(row));
+    piece.text += format(row);
+    piece.ends.push_back(static_cast<std::int64_t>(piece.text.size()));
     if (!row.prediction.warnings.empty() && warned.insert(row.workload).second) {
       piece.warnings.emplace_back(mine.global(index), row.prediction.warnings);
     }
@@ -156,7 +158,7 @@ SweepStats run_ranks(mpi::communicator& world, const SweepPoints& points,
       return needed;
     };
     predict_chunks(mine, format, deliver, options);
-    world.send(0, kPieceTag, Piece{Piece::end, {}, {}, {}, 0, 0});
+    world.send(0, kPieceTag, Piece{Piece::end, {}, {}, {}, {}, 0, 0});
     if (!told) world.recv(0, kStopTag, needed);
     return {};
   }
@@ -194,7 +196,11 @@ SweepStats run_ranks(mpi::communicator& world, const SweepPoints& points,
         break;
       }
       try {  // an I/O error stops every rank, like a failing point
-        for (const std::string& line : ready.lines) write(line);
+        std::int64_t begin = 0;
+        for (const std::int64_t end : ready.ends) {
+          write(ready.text.substr(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin)));
+          begin = end;
+        }
       } catch (...) {
         failure = failure_piece(std::current_exception());
         needed = -1;
@@ -205,7 +211,7 @@ SweepStats run_ranks(mpi::communicator& world, const SweepPoints& points,
         points.fill(index, scratch);
         if (warned.insert(scratch.workload).second) stats.warnings.push_back({scratch.workload, scratch.point, std::move(lines)});
       }
-      stats.points += static_cast<std::int64_t>(ready.lines.size());
+      stats.points += static_cast<std::int64_t>(ready.ends.size());
       ++written;
       if (options.progress) options.progress(stats.points, points.total());
     }

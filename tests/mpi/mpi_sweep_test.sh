@@ -8,7 +8,7 @@ warpsim=$1
 mpiexec=$2
 # Open MPI refuses root unless told (CI containers run as root); no ptrace single-copy in containers.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-mpirun=("$mpiexec" -np 2 --oversubscribe --bind-to none)
+mpirun=("$mpiexec" -np 2 --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
