@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # Installs every build and test dependency of warpsim from Debian packages (Debian 12 / bookworm
 # or newer; Ubuntu 22.04+ has the same names). Run as root, or as a user with sudo.
+# With --mpi (or WARPSIM_MPI=1) also Open MPI and Boost.MPI, for -DWARPSIM_MPI=ON (docs/cluster.md).
 set -euo pipefail
+mpi="${WARPSIM_MPI:-0}"
+for arg in "$@"; do
+  case "$arg" in
+    --mpi) mpi=1 ;;
+    *) echo "install-deps: unknown argument $arg (usage: install-deps.sh [--mpi])" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   cmake ninja-build g++            # build
@@ -18,6 +26,9 @@ packages=(
   python3                          # the independent Python reference cross-check (tests/reference/)
   libbenchmark-tools python3-scipy # Google Benchmark's compare.py: bench/compare.sh REV and its test
 )
+if [[ "$mpi" == 1 ]]; then
+  packages+=(openmpi-bin libopenmpi-dev libboost-mpi-dev)  # Boost.MPI over Open MPI: `warpsim sweep --mpi`
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -86,6 +86,8 @@ void note_warnings(SweepStats& stats, const SweepRow& row) {
 
 }  // namespace
 
+std::unique_ptr<SweepPoints> suite_points(const Suite& suite) { return std::make_unique<SuitePoints>(suite); }
+
 SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit, const SweepOptions& options) {
   return run_sweep(SuitePoints(suite), emit, options);
 }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "isa/input_error.hpp"
 #include "sim/driver/suite.hpp"
@@ -62,6 +63,7 @@ struct SweepStats {
 SweepStats run_sweep(const SweepPoints& points, const std::function<void(const SweepRow&)>& emit,
                      const SweepOptions& options = {});
 // A suite's points in order: GPU, then workload, then the workload's axes (last fastest).
+std::unique_ptr<SweepPoints> suite_points(const Suite& suite);
 SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit, const SweepOptions& options = {});
 
 }  // namespace warpsim::sim::driver

@@ -147,8 +147,9 @@ std::string SweepWriter::begin() {
   return {};
 }
 
-std::string SweepWriter::add(const driver::SweepRow& row) {
-  ++rows_;
+std::string SweepWriter::add(const driver::SweepRow& row) { return add_formatted(format(row)); }
+
+std::string SweepWriter::format(const driver::SweepRow& row) const {
   switch (format_) {
     case SweepFormat::csv: {
       std::string line;
@@ -157,15 +158,35 @@ std::string SweepWriter::add(const driver::SweepRow& row) {
     }
     case SweepFormat::json: {
       // The array as nlohmann's dump(2) lays it out: objects indented by 2, fields by 4.
-      std::string object = row_json(row, columns_).dump(2);
-      std::string indented = rows_ == 1 ? "\n  " : ",\n  ";
-      for (const char c : object) indented += c == '\n' ? std::string("\n  ") : std::string(1, c);
+      std::string indented;
+      for (const char c : row_json(row, columns_).dump(2)) indented += c == '\n' ? std::string("\n  ") : std::string(1, c);
       return indented;
     }
+    case SweepFormat::text: {  // each cell as LENGTH:TEXT
+      std::string cells;
+      for (const Column& column : columns_) {
+        if (column.text_decimals < 0) continue;
+        const std::string cell = cell_text(column.value(row), column.text_decimals);
+        cells += std::to_string(cell.size()) + ':' + cell;
+      }
+      return cells;
+    }
+  }
+  return {};
+}
+
+std::string SweepWriter::add_formatted(const std::string& piece) {
+  ++rows_;
+  switch (format_) {
+    case SweepFormat::csv: return piece;
+    case SweepFormat::json: return (rows_ == 1 ? "\n  " : ",\n  ") + piece;
     case SweepFormat::text: {
       std::vector<std::string> cells;
-      for (const Column& column : columns_) {
-        if (column.text_decimals >= 0) cells.push_back(cell_text(column.value(row), column.text_decimals));
+      for (std::size_t at = 0; at < piece.size();) {
+        const std::size_t colon = piece.find(':', at);
+        const std::size_t length = std::stoul(piece.substr(at, colon - at));
+        cells.push_back(piece.substr(colon + 1, length));
+        at = colon + 1 + length;
       }
       text_rows_.push_back(std::move(cells));
       return {};

@@ -30,6 +30,11 @@ class SweepWriter {
   ~SweepWriter();
   std::string begin();                          // CSV header, JSON "["
   std::string add(const driver::SweepRow& row);  // one CSV line or JSON object; "" for text
+  // add() in two halves, for rows formatted in one process and written by another (MPI,
+  // docs/cluster.md): format() gives the row's piece whatever its position (a CSV line, a JSON
+  // object, text cells encoded), add_formatted() places it and returns what add() would.
+  std::string format(const driver::SweepRow& row) const;
+  std::string add_formatted(const std::string& piece);
   std::string finish();                         // JSON "]", or the whole text table
 
  private:

@@ -54,6 +54,12 @@ TEST(SweepCli, BadJobCountsAreRefused) {
   expect_input_error("sweep workloads/suites/rtx2080-dwt.toml -j -1", "--jobs -1");
 }
 
+#ifndef WARPSIM_MPI  // with MPI, tests/mpi/mpi_sweep_test.sh runs --mpi
+TEST(SweepCli, MpiNeedsAnMpiBuild) {
+  expect_input_error("sweep workloads/suites/mtx-mul-vec.toml --mpi", "--mpi: warpsim was built without MPI");
+}
+#endif
+
 TEST(SweepCli, InterruptStopsCleanlyAndWritesNothing) {
   if (!can_see_signal_handlers()) GTEST_SKIP() << "no /proc to see when warpsim handles Ctrl-C";
   const std::string dir = test_dir();
