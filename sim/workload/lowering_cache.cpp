@@ -92,6 +92,13 @@ void LoweredTimings::insert(std::string key, const grid::GridTiming& timing) {
   if (timings_.size() < kMax) timings_.emplace(std::move(key), timing);
 }
 
+void LoweringCache::clear() {
+  const std::lock_guard lock(mutex_);
+  entries_.clear();
+  stats_.kept = 0;
+  stats_.bytes = 0;
+}
+
 LoweringCache::Stats LoweringCache::stats() const {
   const std::lock_guard lock(mutex_);
   return stats_;

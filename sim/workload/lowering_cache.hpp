@@ -61,6 +61,8 @@ class LoweringCache {
   std::shared_ptr<const Lowered> lower(const PtxSource& source, const ptx::LoweringOptions& options);
 
   Stats stats() const;
+  // Drops every entry and its timings (a benchmark's iterations each start cold).
+  void clear();
 
  private:
   std::int64_t budget_bytes_;

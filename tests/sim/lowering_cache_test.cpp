@@ -182,6 +182,11 @@ TEST(LoweringCache, SharedTimingsAnswerAsAFreshTiming) {
     }
   }
   EXPECT_EQ(shared->stats().lowerings, 1);
+  shared->clear();  // cold again: the next prediction lowers anew
+  EXPECT_EQ(shared->stats().kept, 0);
+  EXPECT_EQ(shared->stats().bytes, 0);
+  predict(shared, gpus::load_profile("a100"), 32, 2, TimingModel::memory);
+  EXPECT_EQ(shared->stats().lowerings, 2);
 }
 
 }  // namespace
