@@ -188,7 +188,13 @@ class PointListReader {
       spec.launch = launch(cells, line);
     }
     if (spec.kind == workload::WorkloadKind::ptx) {
-      for (const std::string& name : given) spec.params.push_back({axis_of(name), name});
+      for (const std::string& name : given) {
+        workload::ParameterAxis binding;
+        binding.axis = axis_of(name);
+        binding.parameter = name;
+        binding.label = "param:" + name;  // errors name the column
+        spec.params.push_back(std::move(binding));
+      }
     }
     std::string key = kernel + '\n' + spec.kernel + '\n' + cells[grid_] + '\n' + cells[block_] + '\n' + join_commas(given);
     const std::shared_ptr<const workload::WorkloadModel>& model = model_for(key, spec, line);
@@ -207,10 +213,7 @@ class PointListReader {
     } catch (const InputError& e) {
       models_.erase(it);
       if (e.location().line > 0) throw;  // a line of the program itself
-      std::string message = e.location().file.empty() ? e.what() : e.describe();
-      // The model names a parameter by its axis: say it as the column does.
-      if (const std::string axis = "axis position_"; message.starts_with(axis)) message = "param:" + message.substr(axis.size());
-      fail(line, message);
+      fail(line, e.location().file.empty() ? e.what() : e.describe());
     }
     return it->second;
   }

@@ -71,7 +71,9 @@ PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::Lowe
   std::vector<std::string> bound_by(parameters.size());
   for (const ParameterAxis& a : parameter_axes_) {
     const std::optional<std::size_t> i = ptx::find_parameter(parameters, a.parameter);
-    if (!i) throw InputError("axis " + a.axis + ": " + ptx::no_such_parameter(parameters, kernel_, a.parameter));
+    if (!i) {
+      throw InputError((a.label.empty() ? "axis " + a.axis : a.label) + ": " + ptx::no_such_parameter(parameters, kernel_, a.parameter));
+    }
     if (!bound_by[*i].empty()) {
       throw InputError("axes " + bound_by[*i] + " and " + a.axis + " both give parameter " + std::to_string(*i) + " (" +
                        parameters[*i].ptx_name + ")");

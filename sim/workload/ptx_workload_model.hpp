@@ -21,6 +21,7 @@ struct ParameterAxis {
   std::string axis;       // "N", or an expression such as "N / 2"
   std::string parameter;  // a position ("0"), a PTX name, or a C++ name (-G builds): docs/ptx.md
   SourceLocation at{};    // where `axis` starts in a suite, for errors
+  std::string label{};    // how errors name the binding; empty: "axis <axis>" (a point list: "param:3")
 };
 
 // T_k of a lowered launch: Algorithm 1 when every warp runs one program, else the per-SM
