@@ -1,8 +1,8 @@
 // The core-package engine (Algorithm 2) on the paper's programs.
 #include <benchmark/benchmark.h>
 
-#include "isa/kp_format.hpp"
-#include "sim/core/simulate_core.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/core/simulate_core.hpp"
 
 namespace {
 

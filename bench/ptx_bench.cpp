@@ -3,13 +3,13 @@
 // kernels (SGEMM, vectorAdd, grid-stride SAXPY) as `warpsim simulate` does.
 #include <benchmark/benchmark.h>
 
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "gpus/profile.hpp"
-#include "isa/text_file.hpp"
-#include "sim/calibrate/calibrate.hpp"
-#include "sim/workload/lowering_cache.hpp"
-#include "sim/workload/ptx_workload_model.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/text_file.hpp"
+#include "warpsim/calibrate/calibrate.hpp"
+#include "warpsim/workload/lowering_cache.hpp"
+#include "warpsim/workload/ptx_workload_model.hpp"
 
 namespace {
 

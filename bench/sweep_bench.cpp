@@ -2,10 +2,10 @@
 // parallel driver (-j 1 against -j 2) on sweeps large enough to matter.
 #include <benchmark/benchmark.h>
 
-#include "sim/driver/suite.hpp"
-#include "sim/driver/sweep.hpp"
-#include "sim/workload/lowering_cache.hpp"
-#include "sim/workload/named_workload.hpp"
+#include "warpsim/driver/suite.hpp"
+#include "warpsim/driver/sweep.hpp"
+#include "warpsim/workload/lowering_cache.hpp"
+#include "warpsim/workload/named_workload.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/expression/expression.hpp"
+#include "warpsim/expression/expression.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace ex = warpsim::sim::expression;

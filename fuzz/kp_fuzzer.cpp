@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
-#include "isa/program.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/isa/program.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace warpsim::isa;

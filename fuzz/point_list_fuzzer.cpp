@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "isa/input_error.hpp"
-#include "sim/driver/point_list.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/driver/point_list.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gpus/profile.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "isa/input_error.hpp"
-#include "sim/evaluate/profiler_import.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/evaluate/profiler_import.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace warpsim::sim::evaluate;

@@ -10,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "frontends/ptx/kernel_params.hpp"
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
+#include "warpsim/ptx/kernel_params.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
 
 namespace {
 

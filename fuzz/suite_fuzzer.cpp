@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "isa/input_error.hpp"
-#include "sim/driver/suite.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/driver/suite.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,5 +1,5 @@
-#include "gpus/profile.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::gpus {
 

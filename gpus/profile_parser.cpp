@@ -2,9 +2,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "gpus/profile.hpp"
-#include "gpus/toml_reader.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/gpus/toml_reader.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::gpus {
 namespace {

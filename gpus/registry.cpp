@@ -6,10 +6,10 @@
 #include <span>
 #include <utility>
 
-#include "gpus/profile.hpp"
-#include "isa/input_error.hpp"
-#include "isa/text_list.hpp"
-#include "isa/text_file.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_list.hpp"
+#include "warpsim/isa/text_file.hpp"
 
 namespace warpsim::gpus {
 std::span<const std::pair<std::string_view, std::string_view>> embedded_files();

@@ -1,10 +1,10 @@
-#include "gpus/toml_reader.hpp"
+#include "warpsim/gpus/toml_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::gpus {
 namespace {

@@ -1,9 +1,9 @@
-#include "isa/cuda_source.hpp"
+#include "warpsim/isa/cuda_source.hpp"
 
 #include <algorithm>
 #include <filesystem>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 #include <cstdio>
 

@@ -4,10 +4,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "isa/cuda_source.hpp"
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
-#include "isa/text_file.hpp"
+#include "warpsim/isa/cuda_source.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/isa/text_file.hpp"
 
 namespace warpsim::isa {
 namespace {

@@ -1,6 +1,6 @@
 #include <string>
 
-#include "isa/kp_format.hpp"
+#include "warpsim/isa/kp_format.hpp"
 
 namespace warpsim::isa {
 namespace {

@@ -1,10 +1,10 @@
-#include "isa/program.hpp"
+#include "warpsim/isa/program.hpp"
 
 #include <algorithm>
 #include <array>
 #include <set>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::isa {
 

@@ -1,4 +1,4 @@
-#include "isa/text_file.hpp"
+#include "warpsim/isa/text_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim {
 

@@ -1,6 +1,6 @@
-#include "isa/text_list.hpp"
+#include "warpsim/isa/text_list.hpp"
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim {
 

@@ -1,4 +1,4 @@
-#include "isa/time.hpp"
+#include "warpsim/isa/time.hpp"
 
 #include <algorithm>
 #include <cmath>

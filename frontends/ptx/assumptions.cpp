@@ -1,12 +1,12 @@
-#include "frontends/ptx/assumptions.hpp"
+#include "warpsim/ptx/assumptions.hpp"
 
 #include <algorithm>
 #include <map>
 #include <tuple>
 #include <utility>
 
-#include "frontends/ptx/opcodes.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/opcodes.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

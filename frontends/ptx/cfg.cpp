@@ -1,4 +1,4 @@
-#include "frontends/ptx/cfg.hpp"
+#include "warpsim/ptx/cfg.hpp"
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>

@@ -1,4 +1,4 @@
-#include "frontends/ptx/debug_names.hpp"
+#include "warpsim/ptx/debug_names.hpp"
 
 #include <cstdint>
 #include <optional>

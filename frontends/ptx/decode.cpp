@@ -1,4 +1,4 @@
-#include "frontends/ptx/decode.hpp"
+#include "warpsim/ptx/decode.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,9 +6,9 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "frontends/ptx/float_semantics.hpp"
-#include "frontends/ptx/opcodes.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/float_semantics.hpp"
+#include "warpsim/ptx/opcodes.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -1,4 +1,4 @@
-#include "frontends/ptx/emulator.hpp"
+#include "warpsim/ptx/emulator.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,12 +6,12 @@
 #include <span>
 #include <limits>
 
-#include "frontends/ptx/lane_arith.hpp"
-#include "frontends/ptx/relevance.hpp"
-#include "frontends/ptx/float_semantics.hpp"
-#include "frontends/ptx/integer_semantics.hpp"
-#include "frontends/ptx/opcodes.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/lane_arith.hpp"
+#include "warpsim/ptx/relevance.hpp"
+#include "warpsim/ptx/float_semantics.hpp"
+#include "warpsim/ptx/integer_semantics.hpp"
+#include "warpsim/ptx/opcodes.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

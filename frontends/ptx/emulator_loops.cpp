@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <numeric>
 
-#include "frontends/ptx/emulator.hpp"
-#include "frontends/ptx/lane_arith.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/emulator.hpp"
+#include "warpsim/ptx/lane_arith.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -9,8 +9,8 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "frontends/ptx/emulator.hpp"
-#include "frontends/ptx/lane_arith.hpp"
+#include "warpsim/ptx/emulator.hpp"
+#include "warpsim/ptx/lane_arith.hpp"
 
 namespace warpsim::ptx {
 

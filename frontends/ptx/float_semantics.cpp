@@ -1,6 +1,6 @@
-#include "frontends/ptx/float_semantics.hpp"
+#include "warpsim/ptx/float_semantics.hpp"
 
-#include "frontends/ptx/lane_arith.hpp"
+#include "warpsim/ptx/lane_arith.hpp"
 
 #include <algorithm>
 #include <bit>

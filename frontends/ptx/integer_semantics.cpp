@@ -1,4 +1,4 @@
-#include "frontends/ptx/integer_semantics.hpp"
+#include "warpsim/ptx/integer_semantics.hpp"
 
 #include <algorithm>
 

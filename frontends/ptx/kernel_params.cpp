@@ -1,14 +1,14 @@
-#include "frontends/ptx/kernel_params.hpp"
+#include "warpsim/ptx/kernel_params.hpp"
 
 #include <charconv>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <memory>
 
-#include "frontends/ptx/debug_names.hpp"
-#include "frontends/ptx/parameter_value.hpp"
-#include "frontends/ptx/relevance.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/debug_names.hpp"
+#include "warpsim/ptx/parameter_value.hpp"
+#include "warpsim/ptx/relevance.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -1,12 +1,12 @@
-#include "frontends/ptx/kernel_resources.hpp"
+#include "warpsim/ptx/kernel_resources.hpp"
 
 #include <algorithm>
 #include <set>
 #include <unordered_map>
 #include <vector>
 
-#include "frontends/ptx/decode.hpp"
-#include "frontends/ptx/lowering.hpp"
+#include "warpsim/ptx/decode.hpp"
+#include "warpsim/ptx/lowering.hpp"
 
 namespace warpsim::ptx {
 namespace {

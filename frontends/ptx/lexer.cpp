@@ -1,11 +1,11 @@
-#include "frontends/ptx/lexer.hpp"
+#include "warpsim/ptx/lexer.hpp"
 
 #include <bit>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

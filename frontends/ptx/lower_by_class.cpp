@@ -5,8 +5,8 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#include "frontends/ptx/lowering_streams.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/lowering_streams.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -3,7 +3,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#include "frontends/ptx/lowering_streams.hpp"
+#include "warpsim/ptx/lowering_streams.hpp"
 
 namespace warpsim::ptx {
 namespace {

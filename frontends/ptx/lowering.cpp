@@ -1,13 +1,13 @@
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/kernel_resources.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/kernel_resources.hpp"
 
 #include <tbb/task_arena.h>
 
-#include "frontends/ptx/decode.hpp"
-#include "frontends/ptx/lowering_streams.hpp"
-#include "frontends/ptx/reuse_sampler.hpp"
-#include "frontends/ptx/shared_load_merging.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/decode.hpp"
+#include "warpsim/ptx/lowering_streams.hpp"
+#include "warpsim/ptx/reuse_sampler.hpp"
+#include "warpsim/ptx/shared_load_merging.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

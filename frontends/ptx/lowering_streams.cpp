@@ -1,4 +1,4 @@
-#include "frontends/ptx/lowering_streams.hpp"
+#include "warpsim/ptx/lowering_streams.hpp"
 
 #include <algorithm>
 #include <numeric>

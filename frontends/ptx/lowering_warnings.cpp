@@ -1,6 +1,6 @@
-#include "frontends/ptx/lowering_warnings.hpp"
+#include "warpsim/ptx/lowering_warnings.hpp"
 
-#include "frontends/ptx/assumptions.hpp"
+#include "warpsim/ptx/assumptions.hpp"
 
 namespace warpsim::ptx {
 namespace {

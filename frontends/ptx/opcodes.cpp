@@ -1,4 +1,4 @@
-#include "frontends/ptx/opcodes.hpp"
+#include "warpsim/ptx/opcodes.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -14,7 +14,7 @@ const std::unordered_map<std::string_view, OpcodeInfo>& opcode_rows() {
   by_name.emplace(name, OpcodeInfo{name, Opcode::enumerator, operands, OpcodeClass::cls});
 #define WARPSIM_OPCODE_ALIAS(name, enumerator, operands, cls) \
   by_name.emplace(name, OpcodeInfo{name, Opcode::enumerator, operands, OpcodeClass::cls});
-#include "frontends/ptx/opcodes.def"
+#include "warpsim/ptx/opcodes.def"
     return by_name;
   }();
   return rows;
@@ -28,13 +28,13 @@ struct Form {
 constexpr Form kUnmodelledForms[] = {
 #define WARPSIM_OPCODE(enumerator, name, operands, cls)
 #define WARPSIM_OPCODE_FORM(name, modifier) Form{name, modifier},
-#include "frontends/ptx/opcodes.def"
+#include "warpsim/ptx/opcodes.def"
 };
 
 constexpr std::string_view kUnmodelledModifiers[] = {
 #define WARPSIM_OPCODE(enumerator, name, operands, cls)
 #define WARPSIM_UNMODELLED_MODIFIER(modifier) modifier,
-#include "frontends/ptx/opcodes.def"
+#include "warpsim/ptx/opcodes.def"
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "frontends/ptx/parameter_value.hpp"
+#include "warpsim/ptx/parameter_value.hpp"
 
 #include <bit>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

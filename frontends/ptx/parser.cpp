@@ -5,7 +5,7 @@
 // sections but those that name parameters (.debug_abbrev, .debug_info, .debug_str).
 // Nesting is bounded (kMaxNesting): the only recursion, parse_operand -> parse_group/parse_address
 // -> parse_operand, stops there with a located error instead of running off the end of the stack.
-#include "frontends/ptx/parser.hpp"
+#include "warpsim/ptx/parser.hpp"
 
 #include <array>
 #include <limits>
@@ -13,10 +13,10 @@
 #include <string>
 #include <utility>
 
-#include "frontends/ptx/lexer.hpp"
-#include "isa/cuda_source.hpp"
-#include "isa/input_error.hpp"
-#include "isa/text_file.hpp"
+#include "warpsim/ptx/lexer.hpp"
+#include "warpsim/isa/cuda_source.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_file.hpp"
 
 namespace warpsim::ptx {
 

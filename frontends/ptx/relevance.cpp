@@ -1,6 +1,6 @@
-#include "frontends/ptx/relevance.hpp"
+#include "warpsim/ptx/relevance.hpp"
 
-#include "frontends/ptx/opcodes.hpp"
+#include "warpsim/ptx/opcodes.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "frontends/ptx/reuse_sampler.hpp"
+#include "warpsim/ptx/reuse_sampler.hpp"
 
 #include <algorithm>
 #include <cmath>

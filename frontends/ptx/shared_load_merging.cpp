@@ -1,11 +1,11 @@
-#include "frontends/ptx/shared_load_merging.hpp"
+#include "warpsim/ptx/shared_load_merging.hpp"
 
 #include <algorithm>
 #include <array>
 #include <string>
 #include <unordered_set>
 
-#include "frontends/ptx/opcodes.hpp"
+#include "warpsim/ptx/opcodes.hpp"
 
 namespace warpsim::ptx {
 namespace {

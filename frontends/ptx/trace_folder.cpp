@@ -1,4 +1,4 @@
-#include "frontends/ptx/trace_folder.hpp"
+#include "warpsim/ptx/trace_folder.hpp"
 
 #include <algorithm>
 

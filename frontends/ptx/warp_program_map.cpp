@@ -1,8 +1,8 @@
-#include "frontends/ptx/warp_program_map.hpp"
+#include "warpsim/ptx/warp_program_map.hpp"
 
 #include <algorithm>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 

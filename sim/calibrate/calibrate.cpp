@@ -1,4 +1,4 @@
-#include "sim/calibrate/calibrate.hpp"
+#include "warpsim/calibrate/calibrate.hpp"
 
 #include <algorithm>
 #include <chrono>

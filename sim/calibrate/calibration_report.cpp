@@ -1,10 +1,10 @@
-#include "sim/calibrate/calibration_report.hpp"
+#include "warpsim/calibrate/calibration_report.hpp"
 
 #include <cmath>
 #include <cstdint>
 
-#include "sim/report/number_format.hpp"
-#include "sim/report/text_table.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/text_table.hpp"
 
 namespace warpsim::sim::calibrate {
 namespace {

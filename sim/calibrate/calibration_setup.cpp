@@ -1,10 +1,10 @@
-#include "sim/calibrate/calibration_setup.hpp"
+#include "warpsim/calibrate/calibration_setup.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "isa/input_error.hpp"
-#include "sim/report/number_format.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/report/number_format.hpp"
 
 namespace warpsim::sim::calibrate {
 

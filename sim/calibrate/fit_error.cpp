@@ -1,11 +1,11 @@
-#include "sim/calibrate/fit_error.hpp"
+#include "warpsim/calibrate/fit_error.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::calibrate {
 

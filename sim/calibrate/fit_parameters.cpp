@@ -1,12 +1,12 @@
-#include "sim/calibrate/fit_parameters.hpp"
+#include "warpsim/calibrate/fit_parameters.hpp"
 
 #include <charconv>
 #include <cmath>
 
-#include "isa/text_list.hpp"
-#include "isa/input_error.hpp"
-#include "isa/time.hpp"
-#include "sim/report/csv_table.hpp"
+#include "warpsim/isa/text_list.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/time.hpp"
+#include "warpsim/report/csv_table.hpp"
 
 namespace warpsim::sim::calibrate {
 namespace {

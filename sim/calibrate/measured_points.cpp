@@ -1,12 +1,12 @@
-#include "sim/calibrate/measured_points.hpp"
+#include "warpsim/calibrate/measured_points.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <set>
 
-#include "isa/input_error.hpp"
-#include "isa/text_list.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_list.hpp"
 
 namespace warpsim::sim::calibrate {
 

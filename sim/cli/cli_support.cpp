@@ -9,10 +9,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
 #include "sim/cli/output_file.hpp"
-#include "sim/report/timeline.hpp"
+#include "warpsim/report/timeline.hpp"
 
 namespace warpsim::cli {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "gpus/profile.hpp"
-#include "isa/program.hpp"
-#include "sim/core/simulate_core.hpp"
-#include "sim/workload/timing_model.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/program.hpp"
+#include "warpsim/core/simulate_core.hpp"
+#include "warpsim/workload/timing_model.hpp"
 
 namespace warpsim::cli {
 

@@ -3,17 +3,17 @@
 #include <memory>
 #include <optional>
 
-#include "isa/cuda_source.hpp"
-#include "isa/input_error.hpp"
-#include "isa/text_list.hpp"
-#include "sim/calibrate/calibration_report.hpp"
-#include "sim/calibrate/calibration_setup.hpp"
+#include "warpsim/isa/cuda_source.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_list.hpp"
+#include "warpsim/calibrate/calibration_report.hpp"
+#include "warpsim/calibrate/calibration_setup.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/ptx_support.hpp"
-#include "sim/driver/point_list.hpp"
-#include "sim/report/csv_table.hpp"
-#include "sim/workload/workload_spec.hpp"
+#include "warpsim/driver/point_list.hpp"
+#include "warpsim/report/csv_table.hpp"
+#include "warpsim/workload/workload_spec.hpp"
 
 namespace warpsim::cli {
 namespace {

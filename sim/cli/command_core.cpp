@@ -2,14 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "gpus/profile.hpp"
-#include "sim/core/simulate_core.hpp"
-#include "sim/grid/memory_defaults.hpp"
-#include "sim/workload/timing_model.hpp"
-#include "sim/report/number_format.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/core/simulate_core.hpp"
+#include "warpsim/grid/memory_defaults.hpp"
+#include "warpsim/workload/timing_model.hpp"
+#include "warpsim/report/number_format.hpp"
 
 namespace warpsim::cli {
 

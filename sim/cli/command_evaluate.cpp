@@ -3,13 +3,13 @@
 #include <optional>
 #include <set>
 
-#include "isa/input_error.hpp"
-#include "isa/text_list.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_list.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/evaluate/evaluation_report.hpp"
-#include "sim/evaluate/ratio_charts.hpp"
-#include "sim/report/csv_table.hpp"
+#include "warpsim/evaluate/evaluation_report.hpp"
+#include "warpsim/evaluate/ratio_charts.hpp"
+#include "warpsim/report/csv_table.hpp"
 
 namespace warpsim::cli {
 namespace {

@@ -2,8 +2,8 @@
 
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/report/number_format.hpp"
-#include "sim/report/text_table.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/text_table.hpp"
 
 namespace warpsim::cli {
 namespace {

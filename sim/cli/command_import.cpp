@@ -1,12 +1,12 @@
 #include <filesystem>
 #include <iostream>
 
-#include "isa/input_error.hpp"
-#include "isa/text_file.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_file.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/evaluate/profiler_import.hpp"
-#include "sim/report/number_format.hpp"
+#include "warpsim/evaluate/profiler_import.hpp"
+#include "warpsim/report/number_format.hpp"
 
 namespace warpsim::cli {
 

@@ -2,7 +2,7 @@
 
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/grid/launch.hpp"
+#include "warpsim/grid/launch.hpp"
 
 namespace warpsim::cli {
 

@@ -1,16 +1,16 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "frontends/ptx/kernel_resources.hpp"
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/kernel_resources.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/ptxas_registers.hpp"
-#include "sim/grid/launch.hpp"
-#include "sim/occupancy/occupancy.hpp"
-#include "sim/report/number_format.hpp"
+#include "warpsim/grid/launch.hpp"
+#include "warpsim/occupancy/occupancy.hpp"
+#include "warpsim/report/number_format.hpp"
 
 namespace warpsim::cli {
 namespace {

@@ -1,12 +1,12 @@
 #include <cctype>
 #include <map>
 
-#include "isa/input_error.hpp"
-#include "isa/text_list.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_list.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/report/csv_table.hpp"
-#include "sim/report/line_chart.hpp"
+#include "warpsim/report/csv_table.hpp"
+#include "warpsim/report/line_chart.hpp"
 
 namespace warpsim::cli {
 namespace {

@@ -1,8 +1,8 @@
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/report/sweep_report.hpp"
-#include "sim/workload/named_workload_model.hpp"
+#include "warpsim/report/sweep_report.hpp"
+#include "warpsim/workload/named_workload_model.hpp"
 
 namespace warpsim::cli {
 

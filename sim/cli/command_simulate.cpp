@@ -4,11 +4,11 @@
 #include "sim/cli/ptxas_registers.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/ptx_support.hpp"
-#include "sim/core/simulate_core.hpp"
-#include "sim/grid/grid.hpp"
-#include "sim/workload/ptx_workload_model.hpp"
-#include "sim/report/number_format.hpp"
-#include "sim/report/text_table.hpp"
+#include "warpsim/core/simulate_core.hpp"
+#include "warpsim/grid/grid.hpp"
+#include "warpsim/workload/ptx_workload_model.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/text_table.hpp"
 
 namespace warpsim::cli {
 namespace {

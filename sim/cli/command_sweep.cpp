@@ -2,18 +2,18 @@
 #include <memory>
 #include <optional>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/cli/progress.hpp"
-#include "sim/driver/point_list.hpp"
+#include "warpsim/driver/point_list.hpp"
 #ifdef WARPSIM_MPI
-#include "sim/driver/mpi_sweep.hpp"
+#include "warpsim/driver/mpi_sweep.hpp"
 #endif
-#include "sim/driver/suite.hpp"
-#include "sim/driver/sweep.hpp"
-#include "sim/report/sweep_report.hpp"
+#include "warpsim/driver/suite.hpp"
+#include "warpsim/driver/sweep.hpp"
+#include "warpsim/report/sweep_report.hpp"
 
 namespace warpsim::sim::driver {
 class MpiSweep;  // sim/driver/mpi_sweep.hpp, with -DWARPSIM_MPI=ON

@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "frontends/ptx/lowering.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress.hpp"
 

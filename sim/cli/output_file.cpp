@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::cli {
 

@@ -1,4 +1,4 @@
-#include "sim/core/core_package.hpp"
+#include "warpsim/core/core_package.hpp"
 
 #include <algorithm>
 

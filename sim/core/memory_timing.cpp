@@ -1,4 +1,4 @@
-#include "sim/core/memory_timing.hpp"
+#include "warpsim/core/memory_timing.hpp"
 
 #include <algorithm>
 #include <cmath>

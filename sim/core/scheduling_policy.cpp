@@ -1,8 +1,8 @@
-#include "sim/core/scheduling_policy.hpp"
+#include "warpsim/core/scheduling_policy.hpp"
 
 #include <optional>
 
-#include "sim/core/steady_state.hpp"
+#include "warpsim/core/steady_state.hpp"
 
 namespace warpsim::sim::core {
 

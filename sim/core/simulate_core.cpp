@@ -1,9 +1,9 @@
-#include "sim/core/simulate_core.hpp"
+#include "warpsim/core/simulate_core.hpp"
 
 #include <unordered_map>
 
-#include "isa/input_error.hpp"
-#include "sim/core/visit_list.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/core/visit_list.hpp"
 
 namespace warpsim::sim::core {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/core/steady_state.hpp"
+#include "warpsim/core/steady_state.hpp"
 
 namespace warpsim::sim::core {
 

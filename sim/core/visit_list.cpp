@@ -1,9 +1,9 @@
-#include "sim/core/visit_list.hpp"
+#include "warpsim/core/visit_list.hpp"
 
 #include <algorithm>
 #include <array>
 
-#include "sim/core/core_package.hpp"
+#include "warpsim/core/core_package.hpp"
 
 namespace warpsim::sim::core {
 

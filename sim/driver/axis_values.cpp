@@ -1,10 +1,10 @@
-#include "sim/driver/axis_values.hpp"
+#include "warpsim/driver/axis_values.hpp"
 
 #include <algorithm>
 #include <optional>
 
-#include "isa/input_error.hpp"
-#include "sim/driver/suite.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/driver/suite.hpp"
 
 namespace warpsim::sim::driver {
 

@@ -1,4 +1,4 @@
-#include "sim/driver/mpi_sweep.hpp"
+#include "warpsim/driver/mpi_sweep.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::driver {
 namespace mpi = boost::mpi;

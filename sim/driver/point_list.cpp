@@ -1,4 +1,4 @@
-#include "sim/driver/point_list.hpp"
+#include "warpsim/driver/point_list.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,11 +8,11 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "isa/input_error.hpp"
-#include "isa/text_file.hpp"
-#include "isa/text_list.hpp"
-#include "sim/report/csv_table.hpp"
-#include "sim/workload/workload_spec.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_file.hpp"
+#include "warpsim/isa/text_list.hpp"
+#include "warpsim/report/csv_table.hpp"
+#include "warpsim/workload/workload_spec.hpp"
 
 namespace warpsim::sim::driver {
 namespace {

@@ -1,16 +1,16 @@
-#include "sim/driver/suite.hpp"
+#include "warpsim/driver/suite.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 
-#include "gpus/toml_reader.hpp"
-#include "isa/input_error.hpp"
-#include "isa/text_file.hpp"
-#include "isa/text_list.hpp"
-#include "sim/driver/axis_values.hpp"
-#include "sim/driver/workload_entry.hpp"
+#include "warpsim/gpus/toml_reader.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_file.hpp"
+#include "warpsim/isa/text_list.hpp"
+#include "warpsim/driver/axis_values.hpp"
+#include "warpsim/driver/workload_entry.hpp"
 
 namespace warpsim::sim::driver {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/driver/sweep.hpp"
+#include "warpsim/driver/sweep.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -11,7 +11,7 @@
 #include <tbb/task_arena.h>
 #include <vector>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::driver {
 namespace {

@@ -1,11 +1,11 @@
-#include "sim/driver/workload_entry.hpp"
+#include "warpsim/driver/workload_entry.hpp"
 
 #include <algorithm>
 #include <filesystem>
 
-#include "isa/input_error.hpp"
-#include "sim/driver/axis_values.hpp"
-#include "sim/workload/workload_spec.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/driver/axis_values.hpp"
+#include "warpsim/workload/workload_spec.hpp"
 
 namespace warpsim::sim::driver {
 namespace {

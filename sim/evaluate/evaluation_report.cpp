@@ -1,7 +1,7 @@
-#include "sim/evaluate/evaluation_report.hpp"
+#include "warpsim/evaluate/evaluation_report.hpp"
 
-#include "sim/report/number_format.hpp"
-#include "sim/report/text_table.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/text_table.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {

@@ -1,13 +1,13 @@
-#include "sim/evaluate/join.hpp"
+#include "warpsim/evaluate/join.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 
-#include "isa/input_error.hpp"
-#include "sim/report/number_format.hpp"
-#include "sim/report/sweep_report.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/sweep_columns.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {
@@ -161,8 +161,8 @@ bool is_result_column(const std::string& name) {
                                                  "launch_us", "kernel_us", "kernel_us_min", "kernel_us_sd",
                                                  "span_us", "api_launch_us"};
   if (measured.count(name)) return true;
-  const std::vector<std::string> sweep = report::sweep_columns({});  // gpu, workload, then the results
-  return name != "gpu" && name != "workload" && std::find(sweep.begin(), sweep.end(), name) != sweep.end();
+  const std::vector<std::string>& sweep = report::sweep_result_columns();
+  return std::find(sweep.begin(), sweep.end(), name) != sweep.end();
 }
 
 JoinedData join(const CsvTable& predicted, const CsvTable& measured, const JoinOptions& options) {

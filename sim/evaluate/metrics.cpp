@@ -1,4 +1,4 @@
-#include "sim/evaluate/metrics.hpp"
+#include "warpsim/evaluate/metrics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,13 +1,13 @@
-#include "sim/evaluate/profiler_import.hpp"
+#include "warpsim/evaluate/profiler_import.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <set>
 
-#include "isa/input_error.hpp"
-#include "sim/evaluate/profiler_tables.hpp"
-#include "sim/report/number_format.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/evaluate/profiler_tables.hpp"
+#include "warpsim/report/number_format.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {

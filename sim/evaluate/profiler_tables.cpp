@@ -1,9 +1,9 @@
-#include "sim/evaluate/profiler_tables.hpp"
+#include "warpsim/evaluate/profiler_tables.hpp"
 
 #include <cctype>
 #include <cmath>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {

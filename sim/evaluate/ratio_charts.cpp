@@ -1,9 +1,9 @@
-#include "sim/evaluate/ratio_charts.hpp"
+#include "warpsim/evaluate/ratio_charts.hpp"
 
 #include <algorithm>
 
-#include "sim/report/line_chart.hpp"
-#include "sim/report/number_format.hpp"
+#include "warpsim/report/line_chart.hpp"
+#include "warpsim/report/number_format.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/expression/expression.hpp"
+#include "warpsim/expression/expression.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,11 +1,11 @@
-#include "sim/grid/grid.hpp"
+#include "warpsim/grid/grid.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
 
-#include "isa/input_error.hpp"
-#include "sim/core/memory_timing.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/core/memory_timing.hpp"
 
 namespace warpsim::sim::grid {
 namespace {

@@ -1,6 +1,6 @@
-#include "sim/grid/launch.hpp"
+#include "warpsim/grid/launch.hpp"
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::grid {
 void validate_launch(const gpus::Profile& gpu, const Launch& launch) {

@@ -1,9 +1,9 @@
-#include "sim/grid/memory_defaults.hpp"
+#include "warpsim/grid/memory_defaults.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::grid {
 namespace {

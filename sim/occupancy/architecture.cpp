@@ -1,8 +1,8 @@
-#include "sim/occupancy/architecture.hpp"
+#include "warpsim/occupancy/architecture.hpp"
 
 #include <array>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::occupancy {
 namespace {

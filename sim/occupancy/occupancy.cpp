@@ -1,11 +1,11 @@
-#include "sim/occupancy/occupancy.hpp"
+#include "warpsim/occupancy/occupancy.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "isa/input_error.hpp"
-#include "sim/occupancy/architecture.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/occupancy/architecture.hpp"
 
 namespace warpsim::sim::occupancy {
 namespace {

@@ -1,10 +1,10 @@
-#include "sim/report/csv_table.hpp"
+#include "warpsim/report/csv_table.hpp"
 
 #include <charconv>
 
-#include "isa/input_error.hpp"
-#include "isa/text_file.hpp"
-#include "isa/text_list.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_file.hpp"
+#include "warpsim/isa/text_list.hpp"
 
 namespace warpsim::sim::report {
 

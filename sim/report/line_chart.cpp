@@ -1,12 +1,12 @@
-#include "sim/report/line_chart.hpp"
+#include "warpsim/report/line_chart.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "isa/input_error.hpp"
-#include "sim/report/number_format.hpp"
-#include "sim/report/svg_text.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/svg_text.hpp"
 
 namespace warpsim::sim::report {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/report/number_format.hpp"
+#include "warpsim/report/number_format.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "sim/report/svg_text.hpp"
+#include "warpsim/report/svg_text.hpp"
 
-#include "sim/report/number_format.hpp"
+#include "warpsim/report/number_format.hpp"
 
 namespace warpsim::sim::report {
 

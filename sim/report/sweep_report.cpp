@@ -1,12 +1,14 @@
-#include "sim/report/sweep_report.hpp"
+#include "warpsim/report/sweep_report.hpp"
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <variant>
 
-#include "sim/report/number_format.hpp"
-#include "sim/report/text_table.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/sweep_columns.hpp"
+#include "warpsim/report/text_table.hpp"
 
 namespace warpsim::sim::report {
 
@@ -51,6 +53,14 @@ const std::vector<Column>& columns() {
       {"tp_us", [](const Row& r) -> Cell { return r.prediction.calibration.tp_us; }, -1},
       {"tm", [](const Row& r) -> Cell { return isa::to_cycles(r.prediction.calibration.tm); }, -1},
   };
+  // The result columns must be the ones sweep_result_columns() names for readers of our CSV.
+  static const bool agrees = [] {
+    std::vector<std::string> names;
+    for (std::size_t i = 3; i < list.size(); ++i) names.push_back(list[i].name);
+    if (names != sweep_result_columns()) throw std::logic_error("sweep_report: columns differ from sweep_result_columns()");
+    return true;
+  }();
+  (void)agrees;
   return list;
 }
 

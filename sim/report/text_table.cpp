@@ -1,4 +1,4 @@
-#include "sim/report/text_table.hpp"
+#include "warpsim/report/text_table.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,12 +1,12 @@
-#include "sim/report/timeline.hpp"
+#include "warpsim/report/timeline.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "sim/report/number_format.hpp"
-#include "sim/report/svg_text.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/svg_text.hpp"
 
 namespace warpsim::sim::report {
 namespace {

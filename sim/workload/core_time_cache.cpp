@@ -1,4 +1,4 @@
-#include "sim/workload/core_time_cache.hpp"
+#include "warpsim/workload/core_time_cache.hpp"
 
 #include <algorithm>
 #include <atomic>

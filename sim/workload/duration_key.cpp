@@ -1,4 +1,4 @@
-#include "sim/workload/duration_key.hpp"
+#include "warpsim/workload/duration_key.hpp"
 
 namespace warpsim::sim::workload {
 

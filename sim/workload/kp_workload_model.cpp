@@ -1,8 +1,8 @@
-#include "sim/workload/kp_workload_model.hpp"
+#include "warpsim/workload/kp_workload_model.hpp"
 
 #include <algorithm>
 
-#include "sim/workload/duration_key.hpp"
+#include "warpsim/workload/duration_key.hpp"
 
 namespace warpsim::sim::workload {
 

@@ -1,4 +1,4 @@
-#include "sim/workload/launch_policy.hpp"
+#include "warpsim/workload/launch_policy.hpp"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "sim/workload/lowering_cache.hpp"
+#include "warpsim/workload/lowering_cache.hpp"
 
 #include <string_view>
 
-#include "frontends/ptx/lowering_warnings.hpp"
+#include "warpsim/ptx/lowering_warnings.hpp"
 
 namespace warpsim::sim::workload {
 

@@ -1,9 +1,9 @@
-#include "sim/workload/model_overrides.hpp"
+#include "warpsim/workload/model_overrides.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::workload {
 

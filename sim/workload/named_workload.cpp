@@ -1,12 +1,12 @@
-#include "sim/workload/named_workload.hpp"
+#include "warpsim/workload/named_workload.hpp"
 
 #include <map>
 #include <mutex>
 #include <string>
 
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
-#include "sim/workload/named_workload_model.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/workload/named_workload_model.hpp"
 
 namespace warpsim::sim::workload {
 std::span<const std::pair<std::string_view, std::string_view>> embedded_files();

@@ -1,11 +1,11 @@
-#include "sim/workload/named_workload_model.hpp"
+#include "warpsim/workload/named_workload_model.hpp"
 
 #include <deque>
 #include <mutex>
 #include <optional>
 
-#include "isa/input_error.hpp"
-#include "sim/workload/duration_key.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/workload/duration_key.hpp"
 
 namespace warpsim::sim::workload {
 namespace {

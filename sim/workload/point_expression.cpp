@@ -1,4 +1,4 @@
-#include "sim/workload/point_expression.hpp"
+#include "warpsim/workload/point_expression.hpp"
 
 namespace warpsim::sim::workload {
 

@@ -1,11 +1,11 @@
-#include "sim/workload/ptx_source.hpp"
+#include "warpsim/workload/ptx_source.hpp"
 
 #include <functional>
 #include <string_view>
 
-#include "frontends/ptx/parser.hpp"
-#include "isa/cuda_source.hpp"
-#include "isa/text_file.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/isa/cuda_source.hpp"
+#include "warpsim/isa/text_file.hpp"
 
 namespace warpsim::sim::workload {
 

@@ -1,13 +1,13 @@
-#include "sim/workload/ptx_workload_model.hpp"
+#include "warpsim/workload/ptx_workload_model.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <optional>
 #include <string>
 
-#include "frontends/ptx/kernel_params.hpp"
-#include "isa/input_error.hpp"
-#include "sim/core/simulate_core.hpp"
+#include "warpsim/ptx/kernel_params.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/core/simulate_core.hpp"
 
 namespace warpsim::sim::workload {
 

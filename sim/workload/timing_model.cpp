@@ -1,8 +1,8 @@
-#include "sim/workload/timing_model.hpp"
+#include "warpsim/workload/timing_model.hpp"
 
-#include "isa/input_error.hpp"
-#include "sim/grid/memory_defaults.hpp"
-#include "sim/occupancy/occupancy.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/grid/memory_defaults.hpp"
+#include "warpsim/occupancy/occupancy.hpp"
 
 namespace warpsim::sim::workload {
 

@@ -1,8 +1,8 @@
-#include "sim/workload/workload_model.hpp"
+#include "warpsim/workload/workload_model.hpp"
 
 #include <algorithm>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::workload {
 

@@ -1,12 +1,12 @@
-#include "sim/workload/workload_spec.hpp"
+#include "warpsim/workload/workload_spec.hpp"
 
 #include <stdexcept>
 
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
-#include "sim/workload/kp_workload_model.hpp"
-#include "sim/workload/named_workload_model.hpp"
-#include "sim/workload/ptx_workload_model.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/workload/kp_workload_model.hpp"
+#include "warpsim/workload/named_workload_model.hpp"
+#include "warpsim/workload/ptx_workload_model.hpp"
 
 namespace warpsim::sim::workload {
 namespace {

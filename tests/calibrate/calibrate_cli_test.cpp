@@ -8,9 +8,9 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "gpus/profile.hpp"
-#include "sim/calibrate/fit_error.hpp"
-#include "sim/workload/named_workload_model.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/calibrate/fit_error.hpp"
+#include "warpsim/workload/named_workload_model.hpp"
 #include "tests/calibrate/synthetic_data.hpp"
 #include "tests/support/cli_runner.hpp"
 

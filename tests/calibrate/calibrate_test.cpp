@@ -6,15 +6,15 @@
 #include <cmath>
 #include <string>
 
-#include "gpus/profile.hpp"
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
-#include "sim/calibrate/calibrate.hpp"
-#include "sim/calibrate/calibration_setup.hpp"
-#include "sim/report/csv_table.hpp"
-#include "sim/workload/kp_workload_model.hpp"
-#include "sim/workload/named_workload_model.hpp"
-#include "sim/workload/ptx_workload_model.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/calibrate/calibrate.hpp"
+#include "warpsim/calibrate/calibration_setup.hpp"
+#include "warpsim/report/csv_table.hpp"
+#include "warpsim/workload/kp_workload_model.hpp"
+#include "warpsim/workload/named_workload_model.hpp"
+#include "warpsim/workload/ptx_workload_model.hpp"
 #include "tests/calibrate/synthetic_data.hpp"
 
 namespace {

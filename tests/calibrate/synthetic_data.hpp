@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/calibrate/fit_error.hpp"
+#include "warpsim/calibrate/fit_error.hpp"
 
 namespace warpsim::testing_support {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "frontends/ptx/kernel_resources.hpp"
-#include "frontends/ptx/parser.hpp"
+#include "warpsim/ptx/kernel_resources.hpp"
+#include "warpsim/ptx/parser.hpp"
 #include "sim/cli/ptxas_registers.hpp"
 #include "tests/support/cli_runner.hpp"
 

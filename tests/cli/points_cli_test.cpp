@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/report/csv_table.hpp"
+#include "warpsim/report/csv_table.hpp"
 #include "tests/support/cli_runner.hpp"
 
 namespace warpsim::testing_support {

@@ -8,7 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "sim/report/csv_table.hpp"
+#include "warpsim/report/csv_table.hpp"
 #include "tests/support/cli_runner.hpp"
 
 namespace {

@@ -1,8 +1,8 @@
 // Joining predictions with measurements: key columns, experiments, and located errors.
 #include <gtest/gtest.h>
 
-#include "isa/input_error.hpp"
-#include "sim/evaluate/join.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/evaluate/join.hpp"
 #include "tests/support/located_error.hpp"
 
 namespace warpsim::sim::evaluate {

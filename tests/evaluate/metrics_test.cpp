@@ -1,7 +1,7 @@
 // The paper's accuracy measures (eq. 15, 16, 19, 21, 22) on small experiments worked by hand.
 #include <gtest/gtest.h>
 
-#include "sim/evaluate/metrics.hpp"
+#include "warpsim/evaluate/metrics.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {

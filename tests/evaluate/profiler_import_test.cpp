@@ -2,9 +2,9 @@
 // tests/evaluate/data, see its README) and writing measurement rows.
 #include <gtest/gtest.h>
 
-#include "isa/input_error.hpp"
-#include "isa/text_file.hpp"
-#include "sim/evaluate/profiler_import.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/text_file.hpp"
+#include "warpsim/evaluate/profiler_import.hpp"
 #include "tests/support/located_error.hpp"
 
 namespace warpsim::sim::evaluate {

@@ -1,7 +1,7 @@
 // The ratio charts (paper Figs 9(b), 10-15): file names, axes and notes.
 #include <gtest/gtest.h>
 
-#include "sim/evaluate/ratio_charts.hpp"
+#include "warpsim/evaluate/ratio_charts.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {

@@ -1,4 +1,4 @@
-#include "gpus/profile.hpp"
+#include "warpsim/gpus/profile.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "gpus/toml_reader.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/gpus/toml_reader.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "tests/support/located_error.hpp"
 
 namespace warpsim::gpus {

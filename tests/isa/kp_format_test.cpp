@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "tests/support/located_error.hpp"
-#include "isa/kp_format.hpp"
+#include "warpsim/isa/kp_format.hpp"
 
 namespace warpsim::isa {
 namespace {

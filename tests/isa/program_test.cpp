@@ -1,9 +1,9 @@
-#include "isa/program.hpp"
+#include "warpsim/isa/program.hpp"
 
 #include <gtest/gtest.h>
 
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
 
 namespace warpsim::isa {
 namespace {

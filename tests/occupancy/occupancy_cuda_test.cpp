@@ -11,10 +11,10 @@
 #include <random>
 #include <string>
 
-#include "gpus/profile.hpp"
-#include "isa/input_error.hpp"
-#include "sim/occupancy/architecture.hpp"
-#include "sim/occupancy/occupancy.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/occupancy/architecture.hpp"
+#include "warpsim/occupancy/occupancy.hpp"
 
 #ifdef WARPSIM_HAVE_CUDA_OCCUPANCY
 #include <cuda_occupancy.h>

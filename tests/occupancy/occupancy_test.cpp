@@ -1,9 +1,9 @@
 // Occupancy worked by hand from the rules of docs/model.md#occupancy (not by running the code).
 #include <gtest/gtest.h>
 
-#include "gpus/profile.hpp"
-#include "isa/input_error.hpp"
-#include "sim/occupancy/occupancy.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/occupancy/occupancy.hpp"
 
 namespace {
 

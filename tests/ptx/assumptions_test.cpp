@@ -2,8 +2,8 @@
 // out by hand from the PTX (tests/ptx/cases/assumptions.ptx and the other committed cases).
 #include <gtest/gtest.h>
 
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -8,10 +8,10 @@
 #include <random>
 #include <sstream>
 
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
 #include "tests/support/committed_launches.hpp"
 #include "tests/support/paper_program.hpp"
 

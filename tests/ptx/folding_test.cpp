@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "frontends/ptx/trace_folder.hpp"
+#include "warpsim/ptx/trace_folder.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <tuple>
 
-#include "frontends/ptx/cfg.hpp"
-#include "frontends/ptx/decode.hpp"
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/cfg.hpp"
+#include "warpsim/ptx/decode.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "tests/support/paper_program.hpp"
 
 namespace warpsim::ptx {

@@ -16,10 +16,10 @@
 #include <map>
 #include <sstream>
 
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "isa/input_error.hpp"
-#include "sim/core/simulate_core.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/core/simulate_core.hpp"
 #include "tests/support/committed_launches.hpp"
 #include "tests/support/paper_program.hpp"
 

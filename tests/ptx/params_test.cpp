@@ -7,13 +7,13 @@
 #include <cmath>
 #include <cstdint>
 
-#include "frontends/ptx/debug_names.hpp"
-#include "frontends/ptx/decode.hpp"
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "frontends/ptx/relevance.hpp"
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
+#include "warpsim/ptx/debug_names.hpp"
+#include "warpsim/ptx/decode.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx/relevance.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "frontends/ptx/lexer.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "isa/input_error.hpp"
+#include "warpsim/ptx/lexer.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -2,9 +2,9 @@
 // stack distances by hand, and the reuse of kernels whose access patterns are known.
 #include <gtest/gtest.h>
 
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "frontends/ptx/reuse_sampler.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx/reuse_sampler.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -5,12 +5,12 @@
 
 #include <cstring>
 
-#include "frontends/ptx/decode.hpp"
-#include "frontends/ptx/float_semantics.hpp"
-#include "frontends/ptx/integer_semantics.hpp"
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/opcodes.hpp"
-#include "frontends/ptx/parser.hpp"
+#include "warpsim/ptx/decode.hpp"
+#include "warpsim/ptx/float_semantics.hpp"
+#include "warpsim/ptx/integer_semantics.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/opcodes.hpp"
+#include "warpsim/ptx/parser.hpp"
 
 namespace warpsim::ptx {
 namespace {

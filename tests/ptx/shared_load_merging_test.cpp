@@ -15,9 +15,9 @@
 #include <optional>
 #include <sstream>
 
-#include "frontends/ptx/decode.hpp"
-#include "frontends/ptx/parser.hpp"
-#include "frontends/ptx/shared_load_merging.hpp"
+#include "warpsim/ptx/decode.hpp"
+#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx/shared_load_merging.hpp"
 #include "tests/support/committed_launches.hpp"
 
 namespace warpsim::ptx {

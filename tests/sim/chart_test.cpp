@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "isa/input_error.hpp"
-#include "sim/report/csv_table.hpp"
-#include "sim/report/line_chart.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/report/csv_table.hpp"
+#include "warpsim/report/line_chart.hpp"
 #include "tests/support/located_error.hpp"
 
 namespace warpsim::sim::report {

@@ -2,10 +2,10 @@
 
 #include <random>
 
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
-#include "sim/core/simulate_core.hpp"
-#include "sim/core/visit_list.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/core/simulate_core.hpp"
+#include "warpsim/core/visit_list.hpp"
 
 namespace warpsim::sim::core {
 namespace {

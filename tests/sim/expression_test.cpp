@@ -1,6 +1,6 @@
 // The expression library of suites (sim/expression): every operator and function, precedence,
 // the offsets of syntax errors and of errors at a point.
-#include "sim/expression/expression.hpp"
+#include "warpsim/expression/expression.hpp"
 
 #include <gtest/gtest.h>
 

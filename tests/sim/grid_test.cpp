@@ -1,11 +1,11 @@
-#include "sim/grid/grid.hpp"
+#include "warpsim/grid/grid.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "tests/support/test_gpu.hpp"
 
 namespace warpsim::sim::grid {

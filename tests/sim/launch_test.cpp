@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "gpus/profile.hpp"
-#include "isa/input_error.hpp"
-#include "sim/grid/launch.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/grid/launch.hpp"
 #include "tests/support/test_gpu.hpp"
 
 namespace warpsim::sim::grid {

@@ -1,6 +1,6 @@
 // The lowering cache (sim/workload/lowering_cache.hpp): its key is what the lowering reads, an
 // entry is lowered once and re-timed by each caller, and it keeps no more than its budget.
-#include "sim/workload/lowering_cache.hpp"
+#include "warpsim/workload/lowering_cache.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <functional>
 #include <thread>
 
-#include "gpus/profile.hpp"
-#include "sim/workload/ptx_workload_model.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/workload/ptx_workload_model.hpp"
 
 namespace warpsim::sim::workload {
 namespace {

@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "gpus/profile.hpp"
-#include "isa/input_error.hpp"
-#include "isa/kp_format.hpp"
-#include "sim/core/memory_timing.hpp"
-#include "sim/core/simulate_core.hpp"
-#include "sim/grid/grid.hpp"
-#include "sim/grid/memory_defaults.hpp"
-#include "sim/workload/timing_model.hpp"
+#include "warpsim/gpus/profile.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/core/memory_timing.hpp"
+#include "warpsim/core/simulate_core.hpp"
+#include "warpsim/grid/grid.hpp"
+#include "warpsim/grid/memory_defaults.hpp"
+#include "warpsim/workload/timing_model.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/paper_program.hpp"
 #include "tests/support/test_gpu.hpp"

@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "isa/input_error.hpp"
-#include "sim/driver/suite.hpp"
-#include "sim/driver/sweep.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/driver/suite.hpp"
+#include "warpsim/driver/sweep.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/suite_from.hpp"
 

@@ -1,9 +1,9 @@
-#include "sim/driver/suite.hpp"
-#include "sim/driver/sweep.hpp"
+#include "warpsim/driver/suite.hpp"
+#include "warpsim/driver/sweep.hpp"
 
 #include <gtest/gtest.h>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 #include "tests/support/located_error.hpp"
 
 namespace warpsim::sim::driver {

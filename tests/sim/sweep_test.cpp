@@ -1,18 +1,18 @@
 // The generalised suites ([[workload]] with builtin / kp / ptx, launch policies, per-workload axes
 // and calibration) and the parallel driver (same rows in the same order for any -j, stop flag,
 // shared T_c cache).
-#include "sim/driver/sweep.hpp"
+#include "warpsim/driver/sweep.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "isa/input_error.hpp"
-#include "sim/driver/suite.hpp"
-#include "sim/report/sweep_report.hpp"
-#include "sim/workload/named_workload.hpp"
-#include "sim/workload/ptx_workload_model.hpp"
+#include "warpsim/isa/input_error.hpp"
+#include "warpsim/driver/suite.hpp"
+#include "warpsim/report/sweep_report.hpp"
+#include "warpsim/workload/named_workload.hpp"
+#include "warpsim/workload/ptx_workload_model.hpp"
 #include "tests/support/located_error.hpp"
 #include "tests/support/suite_from.hpp"
 

@@ -1,12 +1,12 @@
-#include "sim/report/timeline.hpp"
+#include "warpsim/report/timeline.hpp"
 
 #include <expat.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "isa/kp_format.hpp"
-#include "sim/core/simulate_core.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/core/simulate_core.hpp"
 
 namespace warpsim::sim::report {
 namespace {

@@ -1,9 +1,9 @@
-#include "sim/workload/named_workload_model.hpp"
-#include "sim/workload/named_workload.hpp"
+#include "warpsim/workload/named_workload_model.hpp"
+#include "warpsim/workload/named_workload.hpp"
 
 #include <gtest/gtest.h>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::workload {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "frontends/ptx/kernel_params.hpp"
-#include "frontends/ptx/lowering.hpp"
-#include "frontends/ptx/parser.hpp"
+#include "warpsim/ptx/kernel_params.hpp"
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/ptx/parser.hpp"
 
 namespace warpsim::testing_support {
 

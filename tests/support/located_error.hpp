@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "isa/input_error.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::testing_support {
 

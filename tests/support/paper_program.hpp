@@ -3,7 +3,7 @@
 // global ones; its T_c is the paper's (calc ops of a warp simply add).
 #pragma once
 
-#include "isa/program.hpp"
+#include "warpsim/isa/program.hpp"
 
 namespace warpsim::testing_support {
 

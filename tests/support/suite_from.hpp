@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "sim/driver/suite.hpp"
+#include "warpsim/driver/suite.hpp"
 
 namespace warpsim::testing_support {
 

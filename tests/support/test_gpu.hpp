@@ -1,7 +1,7 @@
 // A small GPU profile built in code, for tests that work Algorithm 1 and 3 by hand.
 #pragma once
 
-#include "gpus/profile.hpp"
+#include "warpsim/gpus/profile.hpp"
 
 namespace warpsim::testing_support {
 

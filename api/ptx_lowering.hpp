@@ -1,0 +1,41 @@
+// The facade's PTX frontend: lowering a .ptx file with the facade's options, and the reports
+// `simulate` and `lower` give of a lowered kernel (JSON and text).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "warpsim/ptx/lowering.hpp"
+#include "warpsim/warpsim.hpp"
+
+namespace warpsim::api {
+
+// Parses, decodes and lowers `path` for the launch and parameters. The lowering's warnings go to
+// `warnings`, one line each. Stops with ptx::Interrupted when control.cancel is set.
+ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,
+                             const PtxOptions& options, const Control& control, std::vector<std::string>& warnings);
+
+// The parameters as bound, in order: PTX name -> the value given (a JSON number), "pointer" for
+// a pointer's synthetic address, null for a scalar left unknown (or a struct passed by value).
+nlohmann::ordered_json parameters_json(const ptx::BoundParameters& bound);
+// The same as one line of text: "parameters: 0 = 64, 1 = unknown, 2 = pointer" (with C++ names where known).
+std::string parameters_text(const ptx::BoundParameters& bound);
+
+// The kernel's assumptions, each with `file` (the .ptx path), and as text lines
+// "KIND: MESSAGE (count N, first at FILE:LINE:COL)".
+std::vector<Assumption> assumptions(const ptx::LoweredKernel& kernel, const std::string& file);
+nlohmann::ordered_json assumptions_json(const std::vector<Assumption>& assumptions);
+std::vector<std::string> assumption_lines(const std::vector<Assumption>& assumptions);
+
+// The per-program summary and structure written by `warpsim lower --format json`.
+nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const std::string& file);
+// The .kp text of every distinct warp program, annotated with comments, after a comment line per
+// assumption.
+std::string lowered_kp(const ptx::LoweredKernel& kernel, const std::string& file);
+
+// A number of cycles given to the API as a double, exactly (at most three decimals); `what`
+// names it in the error.
+isa::Millicycles exact_cycles(double cycles, const std::string& what);
+
+}  // namespace warpsim::api

@@ -1,0 +1,61 @@
+#include "api/views.hpp"
+
+#include <charconv>
+
+#include "warpsim/grid/launch.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/report/timeline.hpp"
+
+namespace warpsim::api {
+
+Views render_views(const std::vector<const isa::Program*>& programs, isa::Millicycles tm, const std::string& title,
+                   const sim::core::CoreOptions& engine, bool timeline, bool trace) {
+  Views views;
+  if (!timeline && !trace) return views;
+  sim::report::TimelineRun run;
+  run.title = title;
+  run.warps = programs.size();
+  sim::core::CoreOptions options = engine;
+  options.events = &run.events;
+  run.total = sim::core::simulate_core(programs, tm, options);
+  if (timeline) views.timeline_svg = sim::report::render_timeline_svg(run);
+  if (trace) views.trace_json = sim::report::render_trace_json(run);
+  return views;
+}
+
+std::int64_t count(Dim3 d, const std::string& what) {
+  return sim::grid::parse_dimensions(std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z), what);
+}
+
+sim::workload::TimingModel timing_model(Model model) {
+  return model == Model::paper ? sim::workload::TimingModel::paper : sim::workload::TimingModel::memory;
+}
+
+Model model_of(sim::workload::TimingModel model) {
+  return model == sim::workload::TimingModel::paper ? Model::paper : Model::memory;
+}
+
+sim::core::CoreOptions core_options(const std::optional<std::int64_t>& max_instructions) {
+  sim::core::CoreOptions options;
+  if (max_instructions) options.max_warp_instructions = *max_instructions;
+  return options;
+}
+
+isa::Program load_bound_program(const std::string& path, const Parameters& params) {
+  if (path.ends_with(".ptx")) {
+    throw InputError(SourceLocation{path}, "this command runs a .kp program; lower the PTX with `warpsim lower` "
+                                           "(or predict it with `warpsim simulate`)");
+  }
+  isa::ParameterValues values;
+  for (const auto& [name, text] : params) {
+    std::int64_t value = 0;
+    const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() || value < 0) {
+      throw InputError("--param " + name + " " + quote_for_message(text) + ": expected a non-negative whole number");
+    }
+    if (!values.emplace(name, value).second) throw InputError("--param " + name + " given twice");
+  }
+  return isa::load_kp_file(path).bind(values);
+}
+
+}  // namespace warpsim::api

@@ -1,0 +1,146 @@
+// One core package (MODEL.md section 2): the shared clock, every warp's position in its program,
+// its outstanding loads, and the latest transaction. `visit` is Algorithm 2's body for one warp;
+// a SchedulingPolicy decides the order of visits.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <vector>
+
+#include "warpsim/isa/program.hpp"
+#include "warpsim/core/memory_timing.hpp"
+
+namespace warpsim::sim::core {
+
+using isa::Millicycles;
+
+// One issued instruction. calc: issue_end == end == start + duration. load/store: the SIMT front
+// end occupies [start, issue_end = start + t_m]; the transaction completes at
+// end = start + max(duration, t_m).
+struct CoreEvent {
+  std::uint32_t warp = 0;
+  isa::OpKind kind = isa::OpKind::calc;
+  Millicycles start = 0;
+  Millicycles issue_end = 0;
+  Millicycles end = 0;
+
+  bool operator==(const CoreEvent&) const = default;
+};
+
+// What one visit of a warp did, relative to the clock when it started issuing (after its wait):
+// the clock moved on by `length`, its loads completed `loads_end` later, its loads and stores
+// `transactions_end` later (kNone: it had none). Nothing inside a visit waits, so this is the
+// same wherever the visit starts (the visit engine, visit_list.hpp, relies on it).
+struct Visit {
+  static constexpr Millicycles kNone = -1;
+  Millicycles length = 0;
+  Millicycles loads_end = kNone;
+  Millicycles transactions_end = kNone;
+};
+
+// "w1 load [2, 4, 17]" in cycles, for messages and test failures.
+std::ostream& operator<<(std::ostream& out, const CoreEvent& event);
+
+// The state of a core package at a round boundary, with times relative to the clock, for
+// steady-state detection (steady_state.hpp). Buffers are reused, so taking one allocates nothing
+// once warmed up.
+struct PackageSnapshot {
+  Millicycles time = 0;
+  std::vector<std::int64_t> shape;      // per warp: pc, loop depth, loads ahead of the clock; then
+                                        // the latest transaction ahead of the clock
+  std::vector<std::int64_t> counters;   // every warp's iterations left, outermost first
+  std::vector<std::uint64_t> loop_ids;  // which entry into its loop each counter belongs to
+  std::size_t hash = 0;                 // of `shape`
+};
+
+class CorePackage {
+ public:
+  // `programs[w]` is warp w's program (bound); several warps may share one. Events are recorded
+  // into `events` when it is not null.
+  // Steady-state fast-forward is allowed only when no events are recorded (a skipped period
+  // has no events) and `fast_forward` is set.
+  // `memory` set: the memory-aware model prices annotated accesses and `bar` holds a warp until
+  // the other warps of its block (`barriers`) arrive; null: the paper's model.
+  CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
+              std::vector<CoreEvent>* events, bool fast_forward = true, const MemoryTiming* memory = nullptr,
+              BarrierLayout barriers = {});
+
+  std::size_t warp_count() const { return warps_.size(); }
+  bool finished(std::size_t warp) const { return warps_[warp].pc == warps_[warp].size; }
+  Millicycles now() const { return now_; }
+  // Only loops can become periodic, and looking costs a snapshot per round, so packages whose
+  // loops are all short do not look for a steady state.
+  static constexpr std::int64_t kShortestLoopWorthSkipping = 8;
+  bool fast_forward_allowed() const { return fast_forward_; }
+  std::int64_t periods_skipped() const { return periods_skipped_; }
+
+  // Selects `warp`: it waits for its own loads, then issues until it yields after a run of loads
+  // or its program ends. Returns whether it issued anything.
+  bool visit(std::size_t warp);
+  bool waiting_at_barrier(std::size_t warp) const { return warps_[warp].at_barrier; }
+  // The latest visit that issued. Inline: returned through memory, its fields stalled the
+  // caller's wider reads.
+  Visit last_visit() const {
+    const auto relative = [this](Millicycles t) { return t == Visit::kNone ? Visit::kNone : t - visit_start_; };
+    return {now_ - visit_start_, relative(visit_loads_end_), relative(visit_transactions_end_)};
+  }
+
+  void take_snapshot(PackageSnapshot& into) const;
+
+  // If the schedule from `earlier` to `now` (both taken at round starts, `now` the current state)
+  // is one period of a steady state, advances the package over as many further periods as the
+  // loop counters allow without any loop finishing, exactly as simulating them would. Returns
+  // the number of periods skipped (0 when it is not a steady state).
+  std::int64_t fast_forward(const PackageSnapshot& earlier, const PackageSnapshot& now);
+
+  // T_c: the clock once every transaction has completed.
+  Millicycles finish_time() const { return std::max(now_, latest_transaction_end_); }
+
+ private:
+  struct Warp {
+    const isa::Op* ops = nullptr;
+    std::size_t size = 0;
+    std::size_t pc = 0;           // always at an instruction, or at size when done
+    std::size_t loop_base = 0;    // where its open loops start in loops_left_ / loop_ids_
+    std::size_t loop_depth = 0;   // open loops, innermost last
+    std::uint64_t loops_entered = 0;
+    Millicycles loads_done = 0;   // completion of its latest-finishing load
+    std::uint32_t block = 0;      // its barrier group
+    bool at_barrier = false;      // arrived at a barrier the rest of its block has not reached
+  };
+  // A block's warps on this package, for barriers.
+  struct Block {
+    std::int64_t warps = 0;
+    std::int64_t arrived = 0;   // at the current barrier
+    std::int64_t finished = 0;  // warps done: they count as arrived (CUDA: exited threads do)
+  };
+
+  void settle(Warp& warp);  // moves pc over loop markers to the next instruction
+  // The warp arrived at a barrier; returns whether it must wait for the rest of its block.
+  bool arrive(std::size_t warp);
+  void release_if_complete(Block& block, std::uint32_t id);
+  // A memory instruction under the memory-aware model: returns its completion time.
+  Millicycles issue_priced(std::size_t warp, const isa::Op& op, Millicycles& now);
+  void record(std::size_t warp, isa::OpKind kind, Millicycles issue, Millicycles issue_end, Millicycles end);  // events_ set
+
+  std::vector<Warp> warps_;
+  // Every warp's open loops in one flat buffer (no allocation per warp): iterations left, and
+  // which entry into the loop each belongs to.
+  std::vector<std::int64_t> loops_left_;
+  std::vector<std::uint64_t> loop_ids_;
+  Millicycles tm_;
+  Millicycles now_ = 0;
+  Millicycles latest_transaction_end_ = 0;
+  Millicycles visit_start_ = 0;  // of the latest visit that issued, and its transactions' ends
+  Millicycles visit_loads_end_ = 0;
+  Millicycles visit_transactions_end_ = 0;
+  std::vector<CoreEvent>* events_;
+  const MemoryTiming* memory_;
+  std::vector<Block> blocks_;
+  Millicycles dram_free_ = 0;  // when the package's DRAM share is next free
+  bool fast_forward_;
+  std::int64_t periods_skipped_ = 0;
+};
+
+}  // namespace warpsim::sim::core

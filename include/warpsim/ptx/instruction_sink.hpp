@@ -1,0 +1,41 @@
+// What the warp emulator reports: each warp-level instruction it issues, with the memory access
+// it makes.
+#pragma once
+
+#include <cstdint>
+
+#include "warpsim/ptx/kernel_ir.hpp"
+#include "warpsim/isa/program.hpp"
+
+namespace warpsim::ptx {
+
+enum class AccessKind : std::uint8_t { load, store, atomic };
+
+// One warp-level memory access: its space, and what it costs the memory system in
+// `transactions`, -1 when some address is unknown:
+// - global, local, texture/surface: the distinct 32-byte sectors the active lanes touch;
+// - shared: the bank-conflict degree (passes): over 32 banks of 4 bytes, the most distinct 4-byte
+//   words the active lanes touch in one bank (lanes on one word share it; an 8- or 16-byte access
+//   touches 2 or 4 words);
+// - const: the distinct addresses (the 4-byte words holding each lane's first byte), which the
+//   constant cache serves one after another.
+// 0 when no lane is active.
+struct Access {
+  StateSpace space = StateSpace::global;
+  AccessKind kind = AccessKind::load;
+  std::int32_t transactions = 0;
+  std::int32_t lines = 0;  // global, local, texture with known sectors: the distinct 128-byte lines (else 0)
+  bool broadcast = false;  // shared: every active lane (more than one) touches the same single word
+  isa::CacheReuse reuse;   // global, local: how the instruction re-reads data (reuse_sampler.hpp)
+  bool operator==(const Access&) const = default;
+};
+
+class InstructionSink {
+ public:
+  virtual ~InstructionSink() = default;
+  // One instruction issued by the warp; `access` is set for memory instructions (not ld.param,
+  // st.param). Block barriers arrive with no access (DecodedInstruction::block_barrier).
+  virtual void instruction(const DecodedInstruction& instruction, const Access* access) = 0;
+};
+
+}  // namespace warpsim::ptx

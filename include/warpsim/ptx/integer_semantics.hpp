@@ -1,0 +1,25 @@
+// Integer instructions whose semantics take more than a line (PTX ISA): lop3's truth table, the
+// funnel shift shf, the byte permute prmt and the 24-bit products of mul24/mad24.
+#pragma once
+
+#include <cstdint>
+
+#include "warpsim/ptx/kernel_ir.hpp"
+
+namespace warpsim::ptx {
+
+// lop3.b32 d, a, b, c, lut: bit i of d is bit (a_i b_i c_i, read as a 3-bit number) of lut.
+std::uint32_t lop3(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint8_t lut);
+
+// shf.{l,r}.{clamp,wrap}.b32 d, a, b, c: {b, a} shifted by c (clamped to 32, or modulo 32); shf.l
+// keeps the upper 32 bits, shf.r the lower.
+std::uint32_t funnel_shift(std::uint32_t a, std::uint32_t b, std::uint32_t c, bool left, bool clamp);
+
+// prmt.b32{.mode} d, a, b, c: four bytes picked from {b, a} by selector c.
+std::uint32_t permute_bytes(std::uint32_t a, std::uint32_t b, std::uint32_t c, PermuteMode mode);
+
+// mul24: the 48-bit product of the low 24 bits of a and b (sign-extended when signed); .lo keeps
+// bits 31..0, .hi bits 47..16.
+std::uint32_t mul24(std::uint64_t a, std::uint64_t b, bool is_signed, bool high);
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,108 @@
+// PTX to kernel programs: emulates every warp of a launch, folds each warp's instruction stream
+// into calc periods, memory instructions and loops (trace_folder.hpp), and keeps one program
+// per distinct stream with the number of warps that run it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "warpsim/ptx/assumptions.hpp"
+#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx/emulator.hpp"
+#include "warpsim/ptx/kernel_params.hpp"
+#include "warpsim/ptx/trace_folder.hpp"
+#include "warpsim/ptx/warp_program_map.hpp"
+#include "warpsim/isa/program.hpp"
+
+namespace warpsim::ptx {
+
+// The paper's calc-period rule: a period of n instructions without a global access lasts
+// (n - 1) + 10 cycles. The lowering splits a period at its non-global accesses and barriers: each
+// instruction lasts 1 cycle and the period's first item carries the 9 more (trace_folder.hpp).
+inline constexpr std::int64_t kCalcPeriodExtraCycles = 9;
+inline isa::Millicycles calc_period_duration(std::int64_t instructions) {
+  return (instructions + kCalcPeriodExtraCycles) * isa::kMillicyclesPerCycle;
+}
+// A shared, local, const or texture access, or a barrier: one instruction of its calc period.
+inline constexpr isa::Millicycles kInPeriodInstructionCycles = isa::kMillicyclesPerCycle;
+
+// The default duration of a global load or store: the value the paper calibrated for its PTX
+// case study (mtx_mul_vec, section 5.3). Override with --load-cycles / --store-cycles.
+inline constexpr isa::Millicycles kDefaultMemoryCycles = 60'000;
+
+// `--emulate-all` refuses more warps than this: emulating each would take minutes.
+inline constexpr std::int64_t kMaxEmulatedWarps = std::int64_t{1} << 22;
+// Launches up to CUDA's grid limit are taken, as long as their warps fit a 64-bit count.
+inline constexpr std::int64_t kMaxLaunchWarps = std::int64_t{1} << 62;
+// The fast lowering gives up (an error) beyond this many classes of blocks.
+inline constexpr std::int64_t kMaxClasses = std::int64_t{1} << 24;
+
+// What the program does not say but later memory models need, per op of WarpProgram::program.
+struct OpNote {
+  std::int64_t instructions = 0;  // calc: PTX instructions (0 for the `calc 9` that opens a period)
+  bool opens_period = false;      // calc: the first item of a paper calc period (its duration adds 9 cycles)
+  std::int32_t transactions = 0;  // load/store: sectors, or shared ways, or const addresses (Access), -1 unknown
+  bool broadcast = false;         // load/store: Access::broadcast
+};
+
+struct WarpProgram {
+  isa::Program program;
+  std::vector<OpNote> notes;  // parallel to program.ops()
+  std::int64_t warps = 0;
+  std::int64_t first_warp = 0;  // global index (block-major) of the first warp running it
+};
+
+struct LoweringOptions {
+  std::string kernel;  // entry name, mangled or short; empty: the only entry
+  Dim3 grid;
+  Dim3 block;
+  ParameterEntries parameters;
+  EmulatorOptions emulator;
+  isa::Millicycles load_cycles = kDefaultMemoryCycles;
+  isa::Millicycles store_cycles = kDefaultMemoryCycles;
+  int threads = 0;  // worker threads for emulating warps (oneTBB); 0: all cores. The result is the same.
+  // Emulate every warp and every loop iteration (today's reference path) instead of classes of
+  // blocks and loops in closed form. The result is the same; this is the check.
+  bool emulate_all = false;
+  // Sample how accesses re-read data (reuse_sampler.hpp) for the memory-aware model's cache
+  // estimate; off, no access carries reuse.
+  bool sample_reuse = true;
+  // Merge adjacent aligned shared loads as ptxas does (shared_load_merging.hpp); off, the
+  // shared loads stay as the PTX writes them.
+  bool merge_shared_loads = true;
+  // Called now and then from the lowering's own thread with the work done and the work known so
+  // far (in warp classes or blocks); for a progress line.
+  std::function<void(std::int64_t done, std::int64_t total)> progress;
+  // When set and true, the lowering stops with an Interrupted exception (emulator.hpp).
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+
+struct LoweredKernel {
+  std::string ptx_name;  // "_Z11mtx_mul_veciPfS_S_"
+  std::string name;      // "mtx_mul_vec"
+  Dim3 grid;
+  Dim3 block;
+  std::vector<WarpProgram> programs;         // in order of first appearance
+  WarpProgramMap warp_programs;              // which program each warp runs (index into programs)
+  std::int64_t emulated_classes = 0;         // warp emulations the lowering ran (classes, or warps)
+  std::vector<Warning> warnings;
+  UnknownBranchReport unknown_branches;
+  GenericAsGlobalReport generic_as_global;
+  std::vector<Assumption> assumptions;     // what the emulation assumed (assumptions.hpp)
+  std::int64_t emulated_instructions = 0;  // warp instructions, all warps (loops multiplied out)
+  BoundParameters parameters;              // the --param values as bound, for reports
+  std::int64_t static_shared_bytes = 0;    // the entry's .shared variables (occupancy)
+};
+
+// The entry named `name` (mangled or short), or the only one when `name` is empty. Throws
+// InputError listing the entries otherwise.
+std::uint32_t select_kernel(const Module& module, const std::string& name);
+
+// Throws InputError for a bad launch, unbound parameters, or a warp that runs away.
+LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options);
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,79 @@
+// Folds the instruction stream of one warp into calc runs, memory instructions, barriers and
+// loops. Every memory access (but ld.param/st.param) is an item of its own, with its space and
+// transactions, and so is every block barrier; the instructions between them are calc items.
+// The paper's timing (section 5.3) is kept: its calc period, a maximal run of n instructions
+// without a global access, lasts n + 9 cycles; here each instruction of a period lasts 1 cycle
+// (a calc item its count, a non-global access or a barrier 1) and the period's first item
+// carries the +9 (`opens_period`: a calc item, or a calc item of 0 instructions put before a
+// period that opens with an access or a barrier). Repeated runs of items become loops as they
+// arrive, so a loop of 2^20 iterations costs the same memory as one iteration. Folding is greedy
+// and exact: the folded form always expands to the stream it was given.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "warpsim/ptx/instruction_sink.hpp"
+
+namespace warpsim::ptx {
+
+struct TraceItem {
+  enum class Kind : std::uint8_t { calc, load, store, barrier, loop };
+  Kind kind = Kind::calc;
+  bool opens_period = false;       // calc: the first item of a paper calc period (it adds 9 cycles)
+  bool broadcast = false;          // load/store: Access::broadcast
+  StateSpace space = StateSpace::global;  // load/store
+  std::int32_t transactions = 0;   // load/store: Access::transactions (-1 unknown)
+  std::int32_t lines = 0;          // load/store: Access::lines
+  isa::CacheReuse reuse;           // load/store: Access::reuse
+  std::int64_t count = 0;          // calc: instructions; loop: iterations
+  std::vector<TraceItem> body;     // loop
+  std::size_t hash = 0;
+
+  bool operator==(const TraceItem& other) const;
+};
+
+class TraceFolder final : public InstructionSink {
+ public:
+  void instruction(const DecodedInstruction& instruction, const Access* access) override;
+  // The folded stream; the folder is empty afterwards and can take the next warp.
+  std::vector<TraceItem> finish();
+
+  // What repeating a stretch of the stream needs to know of the folder before it.
+  struct Signature {
+    struct Item {
+      std::size_t hash = 0;
+      std::size_t body_hash = 0;  // loops
+      std::int64_t count = 0;     // loops: iterations (0 for other items)
+    };
+    std::vector<Item> items;  // the top-level items
+    std::size_t matched = 0;
+    std::int64_t pending_calc = 0;
+    bool in_period = false;
+  };
+  Signature signature() const;
+  // The instructions that arrived since `before` was taken arrive `times` more times: done in
+  // closed form when the folder provably ends exactly as it would have (the stretch started and
+  // ended inside a paper period or outside one alike, and only added to the pending calc run, or
+  // only raised the count of one loop, whose count nothing else can be compared with). False,
+  // with nothing changed, otherwise.
+  bool repeat_since(const Signature& before, std::int64_t times);
+
+ private:
+  void flush_calc();
+  // An access or barrier inside a paper period: the period's +9 goes before it if it opens one.
+  void push_in_period(TraceItem item);
+  void push(TraceItem item);
+  void append(TraceItem item);
+  bool fold_tail();
+
+  std::int64_t pending_calc_ = 0;
+  bool in_period_ = false;  // an item of the current paper period was pushed (it carried the +9)
+  std::vector<TraceItem> items_;
+  std::size_t matched_ = 0;  // items of the next iteration of items_.back() (a loop) seen so far
+};
+
+// Hash of an item from its fields and its body's hashes.
+void rehash(TraceItem& item);
+
+}  // namespace warpsim::ptx

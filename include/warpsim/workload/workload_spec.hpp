@@ -1,0 +1,34 @@
+// A workload as a suite's [[workload]] table or `warpsim calibrate --workload` names it, made
+// into a model in one place, so that both take the same fields with the same checks
+// (docs/formats.md, "Suites"; docs/cli.md, `calibrate`).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warpsim/workload/launch_policy.hpp"
+#include "warpsim/workload/ptx_workload_model.hpp"
+#include "warpsim/workload/workload_model.hpp"
+
+namespace warpsim::sim::workload {
+
+enum class WorkloadKind { builtin, kp, ptx };
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::builtin;
+  std::string source;                  // builtin: its name; kp, ptx: the file's path
+  std::string name;                    // kp, ptx: the label in outputs (empty: the program's or kernel's name)
+  std::string kernel;                  // ptx: the entry (empty: the only one)
+  std::vector<ParameterAxis> params;   // ptx: the axes bound to kernel parameters, in order
+  std::optional<LaunchPolicy> launch;  // kp, ptx: required; builtin: none (Algorithm 3)
+  bool emulate_all = false;            // ptx: ptx::LoweringOptions::emulate_all
+  std::int64_t registers_per_thread = kDefaultRegistersPerThread;  // ptx: for occupancy (`regs`)
+};
+
+// Throws InputError, without a location, for a field the kind does not take or a missing launch;
+// with the file's location for a file that cannot be read or parsed; for an unknown built-in.
+std::shared_ptr<const WorkloadModel> make_workload_model(const WorkloadSpec& spec);
+
+}  // namespace warpsim::sim::workload
