@@ -12,7 +12,8 @@
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
 #include "sim/cli/output_file.hpp"
-#include "warpsim/report/timeline.hpp"
+#include "warpsim/grid/launch.hpp"
+#include "warpsim/workload/timing_model.hpp"
 
 namespace warpsim::cli {
 
@@ -34,15 +35,10 @@ int print_help(const std::string& usage, const std::string& summary, const po::o
   return 0;
 }
 
-Format parse_format(const std::string& text, const std::vector<std::string>& allowed) {
-  bool ok = false;
-  std::string list;
-  for (const std::string& name : allowed) {
-    ok = ok || name == text;
-    list += (list.empty() ? "" : "|") + name;
-  }
-  if (!ok) throw InputError("--format " + quote_for_message(text) + ": expected " + list);
-  return text == "json" ? Format::json : text == "csv" ? Format::csv : Format::text;
+std::string output_format(const po::variables_map& values, const FormatRule& rule, const char* out) {
+  const std::optional<std::string> format =
+      values.count("format") ? std::optional(values["format"].as<std::string>()) : std::nullopt;
+  return choose_format(format, values.count(out) ? values[out].as<std::string>() : "", rule);
 }
 
 std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries) {
@@ -113,53 +109,41 @@ std::vector<std::string> parameter_entries(const po::variables_map& values) {
   return values.count("param") ? values["param"].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
 
-isa::Program load_bound_program(const po::variables_map& values) {
-  const std::string path = values["program"].as<std::string>();
-  if (path.ends_with(".ptx")) {
-    throw InputError(SourceLocation{path}, "this command runs a .kp program; lower the PTX with `warpsim lower` "
-                                           "(or predict it with `warpsim simulate`)");
-  }
-  return isa::load_kp_file(path).bind(parse_parameters(parameter_entries(values)));
+Parameters parameters(const po::variables_map& values) { return split_parameters(parameter_entries(values)); }
+
+std::optional<double> tp_flag(const po::variables_map& values) {
+  if (!values.count("tp")) return std::nullopt;
+  return parse_microseconds_flag(values["tp"].as<std::string>(), "--tp");
 }
 
-gpus::CalibrationChoice calibration_choice(const po::variables_map& values) {
-  gpus::CalibrationChoice given;
-  if (values.count("tp")) given.tp_us = parse_microseconds_flag(values["tp"].as<std::string>(), "--tp");
-  if (values.count("tm")) given.tm = parse_cycles_flag(values["tm"].as<std::string>(), "--tm");
-  return given;
+std::optional<double> tm_flag(const po::variables_map& values) {
+  if (!values.count("tm")) return std::nullopt;
+  return isa::to_cycles(parse_cycles_flag(values["tm"].as<std::string>(), "--tm"));
 }
 
-sim::workload::TimingModel timing_model(const po::variables_map& values) {
-  return sim::workload::parse_timing_model(values["model"].as<std::string>());
+std::optional<std::int64_t> max_instructions(const po::variables_map& values) {
+  if (!values.count("max-instructions")) return std::nullopt;
+  return parse_count_flag(values["max-instructions"].as<std::string>(), "--max-instructions");
 }
 
-sim::core::CoreOptions core_options(const po::variables_map& values) {
-  sim::core::CoreOptions options;
-  if (values.count("max-instructions")) {
-    options.max_warp_instructions =
-        parse_count_flag(values["max-instructions"].as<std::string>(), "--max-instructions");
-  }
-  return options;
+Model model_flag(const po::variables_map& values) {
+  return sim::workload::parse_timing_model(values["model"].as<std::string>()) == sim::workload::TimingModel::paper
+             ? Model::paper
+             : Model::memory;
 }
 
-void write_requested_views(const po::variables_map& values, const isa::Program& program, std::int64_t warps,
-                           isa::Millicycles tm, const std::string& title, const sim::core::CoreOptions& engine) {
-  if (!values.count("timeline") && !values.count("trace")) return;
-  write_requested_views(values, std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &program), tm, title,
-                        engine);
+Dim3 dimensions_flag(const po::variables_map& values, const std::string& name) {
+  const sim::grid::Dimensions d = sim::grid::parse_dimension_list(values[name].as<std::string>(), "--" + name);
+  return Dim3{d.x, d.y, d.z};
 }
 
-void write_requested_views(const po::variables_map& values, const std::vector<const isa::Program*>& programs,
-                           isa::Millicycles tm, const std::string& title, const sim::core::CoreOptions& engine) {
-  if (!values.count("timeline") && !values.count("trace")) return;
-  sim::report::TimelineRun run;
-  run.title = title;
-  run.warps = programs.size();
-  sim::core::CoreOptions options = engine;
-  options.events = &run.events;
-  run.total = sim::core::simulate_core(programs, tm, options);
-  if (values.count("timeline")) write_output(sim::report::render_timeline_svg(run), values["timeline"].as<std::string>());
-  if (values.count("trace")) write_output(sim::report::render_trace_json(run), values["trace"].as<std::string>());
+void write_views(const po::variables_map& values, const Views& views) {
+  if (values.count("timeline")) write_output(views.timeline_svg, values["timeline"].as<std::string>());
+  if (values.count("trace")) write_output(views.trace_json, values["trace"].as<std::string>());
+}
+
+void print_warnings(const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) std::cerr << "warpsim: warning: " << line << '\n';
 }
 
 void write_output(const std::string& text, const std::string& path) {

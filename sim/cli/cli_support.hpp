@@ -8,14 +8,11 @@
 
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/isa/program.hpp"
-#include "warpsim/core/simulate_core.hpp"
-#include "warpsim/workload/timing_model.hpp"
+#include "warpsim/warpsim.hpp"
 
 namespace warpsim::cli {
 
 namespace po = boost::program_options;
-
-enum class Format { text, json, csv };
 
 struct CommandLine {
   po::variables_map values;
@@ -30,8 +27,9 @@ CommandLine parse_command_line(const std::vector<std::string>& args, const po::o
 // Prints "Usage: <usage>\n\n<summary>\n\n<options>".
 int print_help(const std::string& usage, const std::string& summary, const po::options_description& options);
 
-// --format value; `allowed` lists the accepted names.
-Format parse_format(const std::string& text, const std::vector<std::string>& allowed);
+// The command's format: --format, else from the extension of -o FILE (the option named `out`),
+// by the facade's one rule (warpsim::choose_format).
+std::string output_format(const po::variables_map& values, const FormatRule& rule, const char* out = "out");
 
 // --param NAME=VALUE entries split at the first '=', in command-line order.
 std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries);
@@ -47,27 +45,24 @@ double parse_microseconds_flag(const std::string& text, const std::string& flag)
 // A positive whole number.
 std::int64_t parse_count_flag(const std::string& text, const std::string& flag);
 
-// Adds the options every program-running command takes: the positional PROGRAM, --param and
-// --max-instructions.
+// Adds the options every program-running command takes: the positional PROGRAM, --param,
+// --max-instructions, --model, --timeline and --trace.
 void add_program_options(po::options_description& options);
-// The .kp program named by those options, its parameters bound.
-isa::Program load_bound_program(const po::variables_map& values);
+// --param NAME=VALUE pairs, in order.
+Parameters parameters(const po::variables_map& values);
 // --tp US and --tm CYCLES, when given.
-gpus::CalibrationChoice calibration_choice(const po::variables_map& values);
-
-// Engine options from those options (the instruction limit).
-sim::core::CoreOptions core_options(const po::variables_map& values);
-// --model (add_program_options adds it).
-sim::workload::TimingModel timing_model(const po::variables_map& values);
-
-// When --timeline FILE.svg or --trace FILE.json was given (add_program_options adds them),
-// simulates `warps` warps of the program once more with events recorded (with `engine`'s model)
-// and writes the views.
-void write_requested_views(const po::variables_map& values, const isa::Program& program, std::int64_t warps,
-                           isa::Millicycles tm, const std::string& title, const sim::core::CoreOptions& engine);
-// The same for a core package whose warps run the given programs, one each.
-void write_requested_views(const po::variables_map& values, const std::vector<const isa::Program*>& programs,
-                           isa::Millicycles tm, const std::string& title, const sim::core::CoreOptions& engine);
+std::optional<double> tp_flag(const po::variables_map& values);
+std::optional<double> tm_flag(const po::variables_map& values);
+// --max-instructions, when given.
+std::optional<std::int64_t> max_instructions(const po::variables_map& values);
+// --model.
+Model model_flag(const po::variables_map& values);
+// B or X,Y,Z from the option `name` (--grid, --block).
+Dim3 dimensions_flag(const po::variables_map& values, const std::string& name);
+// Writes the --timeline and --trace files the views were rendered for.
+void write_views(const po::variables_map& values, const Views& views);
+// Prints each line on stderr as "warpsim: warning: LINE".
+void print_warnings(const std::vector<std::string>& lines);
 
 // Writes the complete output: to stdout, or to `path` through a temporary file renamed when
 // complete, so no partial file is ever presented as complete.

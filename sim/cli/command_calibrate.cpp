@@ -1,38 +1,18 @@
 // warpsim calibrate: fits t_p, t_m and memory-instruction durations of a workload to measured
 // times (sim/calibrate, docs/calibration.md) and prints a [calibration.<kernel>] section.
-#include <memory>
 #include <optional>
 
-#include "warpsim/isa/cuda_source.hpp"
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/text_list.hpp"
-#include "warpsim/calibrate/calibration_report.hpp"
-#include "warpsim/calibrate/calibration_setup.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/ptx_support.hpp"
-#include "warpsim/driver/point_list.hpp"
-#include "warpsim/report/csv_table.hpp"
-#include "warpsim/workload/workload_spec.hpp"
 
 namespace warpsim::cli {
 namespace {
 
-namespace cal = sim::calibrate;
-
-// --threads / --grid / --block, as a suite's launch = { ... }; none given: no launch.
-std::optional<sim::workload::LaunchPolicy> launch_policy(const po::variables_map& v) {
-  if (!v.count("threads") && !v.count("grid") && !v.count("block")) return std::nullopt;
-  sim::workload::LaunchPolicy policy;
-  if (v.count("threads")) policy.threads = v["threads"].as<std::string>();
-  if (v.count("grid")) policy.grid = v["grid"].as<std::string>();
-  if (v.count("block")) policy.block = v["block"].as<std::string>();
-  return policy;
-}
-
 // --params N,K=1: axis N gives the parameter named N, axis K parameter 1 (a position or a name).
-std::vector<sim::workload::ParameterAxis> parameter_axes(const po::variables_map& v) {
-  std::vector<sim::workload::ParameterAxis> axes;
+std::vector<std::pair<std::string, std::string>> parameter_axes(const po::variables_map& v) {
+  std::vector<std::pair<std::string, std::string>> axes;
   if (!v.count("params")) return axes;
   for (const std::string& entry : split_names(v["params"].as<std::string>(), "--params")) {
     const std::size_t equals = entry.find('=');
@@ -40,27 +20,16 @@ std::vector<sim::workload::ParameterAxis> parameter_axes(const po::variables_map
       throw InputError("--params " + quote_for_message(entry) + ": expected AXIS or AXIS=PARAMETER");
     }
     if (equals == std::string::npos) {
-      axes.push_back({entry, entry});
+      axes.emplace_back(entry, entry);
     } else {
-      axes.push_back({entry.substr(0, equals), entry.substr(equals + 1)});
+      axes.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
     }
   }
   return axes;
 }
 
-// --workload and the flags that go with it, as a suite's [[workload]] table says the same.
-sim::workload::WorkloadSpec workload_spec(const po::variables_map& v) {
-  using sim::workload::WorkloadKind;
-  sim::workload::WorkloadSpec spec;
-  spec.source = v["workload"].as<std::string>();
-  spec.kind = spec.source.ends_with(".kp") ? WorkloadKind::kp
-              : is_ptx_path(spec.source) || is_cuda_path(spec.source) ? WorkloadKind::ptx  // CUDA: the loader says to run nvcc
-                                           : WorkloadKind::builtin;
-  if (v.count("label")) spec.name = v["label"].as<std::string>();
-  if (v.count("kernel")) spec.kernel = v["kernel"].as<std::string>();
-  spec.params = parameter_axes(v);
-  spec.launch = launch_policy(v);
-  return spec;
+std::optional<std::string> optional_flag(const po::variables_map& v, const char* name) {
+  return v.count(name) ? std::optional(v[name].as<std::string>()) : std::nullopt;
 }
 
 }  // namespace
@@ -108,58 +77,29 @@ int run_calibrate(const Args& args) {
                       options);
   }
   const auto& v = line.values;
-  const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
-  std::string format_name = v.count("format") ? v["format"].as<std::string>() : "toml";
-  if (!v.count("format") && out.ends_with(".json")) format_name = "json";
-  if (!v.count("format") && out.ends_with(".txt")) format_name = "text";
-  if (format_name != "toml" && format_name != "json" && format_name != "text") {
-    throw InputError("--format " + quote_for_message(format_name) + ": expected toml, json or text");
-  }
-  const std::int64_t max_evaluations = parse_count_flag(v["max-evaluations"].as<std::string>(), "--max-evaluations");
-  if (max_evaluations < 1 || max_evaluations > 10'000'000) {
-    throw InputError("--max-evaluations " + std::to_string(max_evaluations) + ": give 1 .. 10^7");
-  }
-
-  const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
-  std::optional<sim::driver::PointList> point_list;  // owns the rows' models
-  std::shared_ptr<const sim::workload::WorkloadModel> named_model;  // MEASURED.csv: the --workload's
-  const sim::workload::WorkloadModel* model = nullptr;  // whose kernel, durations and section are fitted
-  cal::MeasuredData data;
-  if (v.count("points")) {
-    if (v.count("measured")) throw InputError("give MEASURED.csv or --points ROWS.csv, not both");
-    for (const char* flag : {"threads", "grid", "block", "kernel", "params", "label"}) {
-      if (v.count(flag)) throw InputError(std::string("--") + flag + ": a point list's rows give their own launch and parameters");
-    }
-    point_list.emplace(sim::driver::load_point_list(v["points"].as<std::string>()));
-    data = cal::select_point_list_rows(*point_list, gpu.id, v.count("workload") ? v["workload"].as<std::string>() : "");
-    model = data.points.front().model;  // every row's kernel is the same
-  } else {
-    if (!v.count("measured")) throw InputError("give MEASURED.csv (with --workload) or --points ROWS.csv");
-    if (!v.count("workload")) throw InputError("the option '--workload' is required but missing");
-    named_model = sim::workload::make_workload_model(workload_spec(v));
-    model = named_model.get();
-    data = cal::select_measured_points(sim::report::read_csv(v["measured"].as<std::string>()), gpu.id, model->name(),
-                                       model->axes());
-  }
-  cal::SetupOptions setup_options;
-  if (v.count("fit")) setup_options.fit = v["fit"].as<std::string>();
-  if (v.count("bounds")) setup_options.bounds = v["bounds"].as<std::string>();
-  if (v.count("section")) setup_options.section = v["section"].as<std::string>();
-  const gpus::CalibrationChoice given = calibration_choice(v);
-  setup_options.tp_us = given.tp_us;
-  setup_options.tm = given.tm;
-  if (v.count("fit") && setup_options.fit.empty()) throw InputError("--fit: an empty list (expected e.g. tm,tp,d1)");
-  const cal::Setup setup =
-      cal::set_up_calibration(*model, gpu, std::move(data), cal::program_defaults(*model), setup_options);
-  cal::CalibrateOptions calibrate_options;
-  calibrate_options.max_evaluations = max_evaluations;
-  const cal::CalibrationResult result = cal::calibrate(setup.problem, calibrate_options);
-
-  const cal::CalibrationReport report{&setup.problem, &result, setup.tp_origin};
-  const std::string text = format_name == "json" ? cal::calibration_json(report).dump(2) + '\n'
-                           : format_name == "text" ? cal::render_calibration_text(report)
-                                                   : cal::render_calibration_toml(report);
-  write_output(text, out);
+  const std::string format =
+      output_format(v, {{{".json", "json"}, {".txt", "text"}}, "toml", {"toml", "json", "text"}});
+  CalibrateRequest request;
+  request.max_evaluations = parse_count_flag(v["max-evaluations"].as<std::string>(), "--max-evaluations");
+  request.gpu = v["gpu"].as<std::string>();
+  request.measured = optional_flag(v, "measured").value_or("");
+  request.points = optional_flag(v, "points").value_or("");
+  request.workload = optional_flag(v, "workload").value_or("");
+  request.threads = optional_flag(v, "threads");
+  request.grid = optional_flag(v, "grid");
+  request.block = optional_flag(v, "block");
+  request.kernel = optional_flag(v, "kernel").value_or("");
+  request.parameter_axes = parameter_axes(v);
+  request.label = optional_flag(v, "label").value_or("");
+  request.section = optional_flag(v, "section").value_or("");
+  request.fit = optional_flag(v, "fit").value_or("");
+  if (v.count("fit") && request.fit.empty()) throw InputError("--fit: an empty list (expected e.g. tm,tp,d1)");
+  request.bounds = optional_flag(v, "bounds").value_or("");
+  request.tp_us = tp_flag(v);
+  request.tm = tm_flag(v);
+  const CalibrateResult result = calibrate(request);
+  write_output(format == "json" ? result.json.dump(2) + '\n' : format == "text" ? result.text : result.toml,
+               v.count("out") ? v["out"].as<std::string>() : "");
   return 0;
 }
 

@@ -1,74 +1,12 @@
 #include <filesystem>
 #include <iostream>
-#include <optional>
-#include <set>
 
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/text_list.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "warpsim/evaluate/evaluation_report.hpp"
-#include "warpsim/evaluate/ratio_charts.hpp"
-#include "warpsim/report/csv_table.hpp"
 
 namespace warpsim::cli {
-namespace {
-
-namespace ev = sim::evaluate;
-
-
-// The pair of workloads of eq. 21/22: --ratio A/B, else the two workloads when there are exactly two
-// (the first in the measurements first). Explicit pairs must exist and share experiments.
-std::optional<ev::RatioSummary> choose_ratio(const ev::JoinedData& data, const ev::Summary& summary,
-                                             const po::variables_map& v) {
-  if (!v.count("ratio")) {
-    if (summary.workloads.size() != 2) return std::nullopt;
-    ev::RatioSummary r = ev::ratio_errors(data.experiments, summary.workloads[0].workload, summary.workloads[1].workload);
-    return r.experiments.empty() ? std::nullopt : std::optional(r);
-  }
-  const std::string text = v["ratio"].as<std::string>();
-  const std::size_t slash = text.find('/');
-  const std::string a = text.substr(0, slash), b = slash == std::string::npos ? "" : text.substr(slash + 1);
-  if (slash == std::string::npos || a.empty() || b.empty() || a == b) {
-    throw InputError("--ratio " + quote_for_message(text) + ": expected A/B, two different workloads");
-  }
-  std::string known;
-  for (const auto& w : summary.workloads) known += (known.empty() ? "" : ", ") + w.workload;
-  for (const std::string& name : {a, b}) {
-    bool found = false;
-    for (const auto& w : summary.workloads) found = found || w.workload == name;
-    if (!found) throw InputError("--ratio " + text + ": no workload " + quote_for_message(name) + " was evaluated (" + known + ")");
-  }
-  ev::RatioSummary r = ev::ratio_errors(data.experiments, a, b);
-  if (r.experiments.empty()) {
-    throw InputError("--ratio " + text + ": no experiment of " + a + " has one of " + b + " with the same gpu and keys at a common x");
-  }
-  return r;
-}
-
-// (file name, SVG) for every experiment and ratio experiment; names made unique with -2, -3, ...
-std::vector<std::pair<std::string, std::string>> render_charts(const ev::Evaluation& e) {
-  std::vector<std::pair<std::string, std::string>> charts;
-  for (std::size_t i = 0; i < e.data.experiments.size(); ++i) {
-    const auto& x = e.data.experiments[i];
-    charts.emplace_back(ev::chart_file_name(x), ev::render_ratio_chart(x, e.summary.experiments[i], e.x));
-  }
-  if (e.ratio) {
-    for (const auto& x : e.ratio->experiments) {
-      charts.emplace_back(ev::ratio_chart_file_name(x, e.ratio->a, e.ratio->b),
-                          ev::render_time_ratio_chart(x, e.ratio->a, e.ratio->b, e.x));
-    }
-  }
-  std::set<std::string> used;
-  for (auto& [name, svg] : charts) {
-    const std::string stem = name.substr(0, name.size() - 4);
-    for (int n = 2; !used.insert(name).second; ++n) name = stem + "-" + std::to_string(n) + ".svg";
-  }
-  return charts;
-}
-
-}  // namespace
-
 int run_evaluate(const Args& args) {
   po::options_description options("Options");
   options.add_options()
@@ -95,28 +33,23 @@ int run_evaluate(const Args& args) {
   }
   const auto& v = line.values;
   const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
-  std::string format_name = v.count("format") ? v["format"].as<std::string>() : "text";
-  if (!v.count("format") && out.ends_with(".json")) format_name = "json";
-  if (!v.count("format") && out.ends_with(".csv")) format_name = "csv";
-  const Format format = parse_format(format_name, {"text", "json", "csv"});
-
-  ev::Evaluation e;
-  e.predicted_source = v["predicted"].as<std::string>();
-  e.measured_source = v["measured"].as<std::string>();
-  e.x = v["x"].as<std::string>();
-  ev::JoinOptions join_options;
-  if (v.count("keys")) join_options.keys = split_names(v["keys"].as<std::string>(), "--keys");
-  join_options.x = e.x;
-  join_options.allow_missing = v.count("allow-missing") > 0;
-  e.data = ev::join(sim::report::read_csv(e.predicted_source), sim::report::read_csv(e.measured_source), join_options);
-  e.summary = ev::summarize(e.data.experiments);
-  e.ratio = choose_ratio(e.data, e.summary, v);
-
+  const std::string format = output_format(v, {{{".json", "json"}, {".csv", "csv"}}, "text", {"text", "json", "csv"}});
+  EvaluateRequest request;
+  request.predicted = v["predicted"].as<std::string>();
+  request.measured = v["measured"].as<std::string>();
+  if (v.count("keys")) request.keys = split_names(v["keys"].as<std::string>(), "--keys");
+  request.x = v["x"].as<std::string>();
+  if (v.count("ratio")) {
+    const std::string text = v["ratio"].as<std::string>();
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos) throw InputError("--ratio " + quote_for_message(text) + ": expected A/B, two different workloads");
+    request.ratio.emplace(text.substr(0, slash), text.substr(slash + 1));
+  }
+  request.allow_missing = v.count("allow-missing") > 0;
+  request.charts = v.count("charts") > 0;
   // Everything is computed before anything is written.
-  const std::string text = format == Format::json  ? ev::evaluation_json(e).dump(2) + '\n'
-                           : format == Format::csv ? ev::render_evaluation_csv(e)
-                                                   : ev::render_evaluation_text(e);
-  const auto charts = v.count("charts") ? render_charts(e) : std::vector<std::pair<std::string, std::string>>{};
+  const EvaluateResult result = evaluate(request);
+  const std::string text = format == "json" ? result.json.dump(2) + '\n' : format == "csv" ? result.csv : result.text;
   const std::filesystem::path dir = v.count("charts") ? v["charts"].as<std::string>() : "";
   if (!dir.empty()) {
     std::error_code ec;
@@ -127,7 +60,7 @@ int run_evaluate(const Args& args) {
   }
   write_output(text, out);
   if (!dir.empty()) {
-    for (const auto& [name, svg] : charts) {
+    for (const auto& [name, svg] : result.charts) {
       const std::string path = (dir / name).string();
       write_output(svg, path);
       std::cerr << "warpsim: wrote " << path << '\n';

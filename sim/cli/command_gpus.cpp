@@ -76,15 +76,15 @@ int run_gpus(const Args& args) {
                       "Lists the built-in GPU profiles, or shows one with the source of each figure.", options);
   }
   const auto& v = line.values;
-  const Format format = parse_format(v["format"].as<std::string>(), {"text", "json"});
+  const bool json = output_format(v, {{}, "text", {"text", "json"}}) == "json";
   if (v.count("id")) {
     const gpus::Profile gpu = gpus::load_profile(v["id"].as<std::string>());
-    write_output(format == Format::json ? profile_json(gpu).dump(2) + '\n' : profile_text(gpu));
+    write_output(json ? profile_json(gpu).dump(2) + '\n' : profile_text(gpu));
     return 0;
   }
   std::vector<gpus::Profile> profiles;
   for (const std::string& id : gpus::builtin_profile_ids()) profiles.push_back(gpus::load_profile(id));
-  if (format == Format::json) {
+  if (json) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& gpu : profiles) list.push_back(profile_json(gpu));
     write_output(list.dump(2) + '\n');

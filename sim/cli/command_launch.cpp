@@ -1,8 +1,5 @@
-#include <nlohmann/json.hpp>
-
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "warpsim/grid/launch.hpp"
 
 namespace warpsim::cli {
 
@@ -19,23 +16,9 @@ int run_launch(const Args& args) {
                       "N_bt*: the paper's launch heuristic (Algorithm 3) for N threads.", options);
   }
   const auto& v = line.values;
-  const Format format = parse_format(v["format"].as<std::string>(), {"json", "text"});
-  const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
-  const std::int64_t threads = parse_count_flag(v["threads"].as<std::string>(), "--threads");
-  const sim::grid::Launch launch = sim::grid::suggest_launch(gpu, threads);
-  const int rule = sim::grid::heuristic_rule(gpu, threads);
-  if (format == Format::json) {
-    nlohmann::ordered_json out;
-    out["gpu"] = gpu.id;
-    out["total_threads"] = threads;
-    out["blocks"] = launch.blocks;
-    out["threads"] = launch.threads_per_block;
-    out["rule"] = rule;
-    write_output(out.dump(2) + '\n');
-  } else {
-    write_output(std::to_string(launch.blocks) + " blocks x " + std::to_string(launch.threads_per_block) +
-                 " threads (Algorithm 3, rule " + std::to_string(rule) + ", " + gpu.id + ")\n");
-  }
+  const std::string format = output_format(v, {{}, "json", {"json", "text"}});
+  const LaunchPlan plan = plan_launch(v["gpu"].as<std::string>(), parse_count_flag(v["threads"].as<std::string>(), "--threads"));
+  write_output(format == "json" ? to_json(plan).dump(2) + '\n' : to_text(plan));
   return 0;
 }
 

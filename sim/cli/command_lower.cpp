@@ -1,5 +1,6 @@
 #include "sim/cli/commands.hpp"
-#include "sim/cli/ptx_support.hpp"
+#include "sim/cli/progress.hpp"
+#include "sim/cli/ptx_options.hpp"
 
 namespace warpsim::cli {
 
@@ -27,10 +28,20 @@ int run_lower(const Args& args) {
                       options);
   }
   const auto& v = line.values;
-  const Format format = parse_format(v["format"].as<std::string>(), {"kp", "json"});
-  const ptx::LoweredKernel kernel = lower_ptx_program(v);
-  const std::string text = format == Format::json ? lowered_json(kernel, v).dump(2) + '\n' : lowered_kp(kernel, v);
-  write_output(text, v.count("output") ? v["output"].as<std::string>() : std::string());
+  const std::string format = output_format(v, {{}, "kp", {"kp", "json"}}, "output");
+  LowerRequest request;
+  request.ptx = v["program"].as<std::string>();
+  request.grid = dimensions_flag(v, "grid");
+  request.block = dimensions_flag(v, "block");
+  request.params = parameters(v);
+  request.options = ptx_options(v);
+  const LowerResult result = [&] {
+    ProgressLine progress("lowering", true);
+    request.control = progress_control(progress);
+    return lower(request);
+  }();
+  print_warnings(result.warnings);
+  write_output(format == "json" ? result.json.dump(2) + '\n' : result.kp, v.count("output") ? v["output"].as<std::string>() : std::string());
   return 0;
 }
 

@@ -7,7 +7,7 @@
 #include "warpsim/isa/input_error.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/ptxas_registers.hpp"
+#include "api/ptxas_registers.hpp"
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/occupancy/occupancy.hpp"
 #include "warpsim/report/number_format.hpp"
@@ -21,7 +21,7 @@ nlohmann::ordered_json limit_json(const std::optional<std::int64_t>& limit) {
   return limit ? nlohmann::ordered_json(*limit) : nlohmann::ordered_json(nullptr);
 }
 
-nlohmann::ordered_json occupancy_json(const gpus::Profile& gpu, const occ::KernelResources& k, const Sourced& registers,
+nlohmann::ordered_json occupancy_json(const gpus::Profile& gpu, const occ::KernelResources& k, const api::Sourced& registers,
                                       const std::string& smem_source, const occ::Occupancy& o) {
   nlohmann::ordered_json out;
   out["gpu"] = gpu.id;
@@ -96,7 +96,7 @@ int run_occupancy(const Args& args) {
         options);
   }
   const auto& v = line.values;
-  const Format format = parse_format(v["format"].as<std::string>(), {"text", "json"});
+  const bool json = output_format(v, {{}, "text", {"text", "json"}}) == "json";
   if (v.count("kernel") && !v.count("ptx")) throw InputError("--kernel needs --ptx");
   const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
   occ::KernelResources kernel;
@@ -116,11 +116,15 @@ int run_occupancy(const Args& args) {
     smem_source = "--smem";
   }
   const std::string* ptx_path = module ? &v["ptx"].as<std::string>() : nullptr;
-  const Sourced registers = registers_per_thread(v, gpu, ptx_path, entry, true);
+  std::vector<std::string> warnings;
+  const std::optional<std::int64_t> regs =
+      v.count("regs") ? std::optional(parse_count_flag(v["regs"].as<std::string>(), "--regs")) : std::nullopt;
+  const api::Sourced registers = api::registers_per_thread(regs, v["ptxas"].as<std::string>(), gpu, ptx_path, entry, &warnings);
+  print_warnings(warnings);
   kernel.registers_per_thread = registers.value;
   const occ::Occupancy o = occ::active_blocks(gpu, kernel);
   const nlohmann::ordered_json fields = occupancy_json(gpu, kernel, registers, smem_source, o);
-  write_output(format == Format::json ? fields.dump(2) + '\n' : occupancy_text(fields));
+  write_output(json ? fields.dump(2) + '\n' : occupancy_text(fields));
   return 0;
 }
 

@@ -1,8 +1,6 @@
 #include "warpsim/isa/input_error.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "warpsim/report/sweep_report.hpp"
-#include "warpsim/workload/named_workload_model.hpp"
 
 namespace warpsim::cli {
 
@@ -25,27 +23,23 @@ int run_predict(const Args& args) {
                       options);
   }
   const auto& v = line.values;
-  const Format format = parse_format(v["format"].as<std::string>(), {"json", "text"});
-  sim::driver::SweepRow row;
-  const sim::workload::NamedWorkloadModel model(sim::workload::find_workload(v["workload"].as<std::string>()));
-  row.workload = &model;
-  const gpus::Profile gpu = gpus::load_profile(v["gpu"].as<std::string>());
-  row.gpu = &gpu;
-  isa::ParameterValues values =
-      parse_parameters(v.count("param") ? v["param"].as<std::vector<std::string>>() : std::vector<std::string>{});
+  const std::string format = output_format(v, {{}, "json", {"json", "text"}});
+  PredictRequest request;
+  request.workload = v["workload"].as<std::string>();
+  request.gpu = v["gpu"].as<std::string>();
+  isa::ParameterValues values = parse_parameters(parameter_entries(v));
   for (const char* name : {"K", "N"}) {
     if (!values.count(name)) throw InputError(std::string("missing --param ") + name + "=VALUE");
   }
-  row.point = {{"K", values.at("K")}, {"N", values.at("N")}};
+  request.K = values.at("K");
+  request.N = values.at("N");
   values.erase("K");
   values.erase("N");
   if (!values.empty()) throw InputError("unknown parameter '" + values.begin()->first + "' (the DWT workloads take K and N)");
-  const gpus::CalibrationChoice given = calibration_choice(v);
-  sim::workload::CoreTimeCache cache;
-  row.prediction = model.predict(gpu, row.point, {given.tp_us, given.tm, {}, {}}, cache);
-  const std::vector<std::string> axes{"K", "N"};
-  write_output(format == Format::json ? sim::report::sweep_row_json(row, axes).dump(2) + '\n'
-                                      : sim::report::render_sweep({row}, sim::report::SweepFormat::text, axes));
+  request.tp_us = tp_flag(v);
+  request.tm = tm_flag(v);
+  const PredictResult result = predict(request);
+  write_output(format == "json" ? result.json.dump(2) + '\n' : result.text);
   return 0;
 }
 

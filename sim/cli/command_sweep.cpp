@@ -7,13 +7,10 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/cli/progress.hpp"
-#include "warpsim/driver/point_list.hpp"
 #ifdef WARPSIM_MPI
-#include "warpsim/driver/mpi_sweep.hpp"
+#include "api/sweep_setup.hpp"
+#include "sim/driver/mpi_sweep.hpp"
 #endif
-#include "warpsim/driver/suite.hpp"
-#include "warpsim/driver/sweep.hpp"
-#include "warpsim/report/sweep_report.hpp"
 
 namespace warpsim::sim::driver {
 class MpiSweep;  // sim/driver/mpi_sweep.hpp, with -DWARPSIM_MPI=ON
@@ -23,108 +20,59 @@ namespace warpsim::cli {
 
 namespace {
 
-// What a sweep reads and writes, from its options. Every rank of an MPI sweep reads the input;
-// only rank 0 (`writes`) opens the output.
-struct Sweep {
-  Sweep(const po::variables_map& v, bool writes) {
-    const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
-    std::string format_name = "text";
-    if (v.count("format")) {
-      format_name = v["format"].as<std::string>();
-    } else if (out.ends_with(".csv")) {
-      format_name = "csv";
-    } else if (out.ends_with(".json")) {
-      format_name = "json";
-    } else if (!out.empty()) {
-      throw InputError("--out " + out + ": name a .csv or .json file, or give --format");
-    }
-    const Format format = parse_format(format_name, {"text", "csv", "json"});
-    jobs = v["jobs"].as<int>();
-    if (jobs < 0 || jobs > 4096) throw InputError("--jobs " + std::to_string(jobs) + ": give 0 (every core) .. 4096");
-    if (v.count("suite") == v.count("points")) {
-      throw InputError("give a suite (sweep SUITE.toml) or a point list (sweep --points ROWS.csv), not both");
-    }
-    // One of the two: a suite, or a point list whose rows are the points.
-    const auto report_format = format == Format::csv    ? sim::report::SweepFormat::csv
-                               : format == Format::json ? sim::report::SweepFormat::json
-                                                        : sim::report::SweepFormat::text;
-    if (v.count("suite")) {
-      suite = sim::driver::load_suite(v["suite"].as<std::string>());
-      suite_points = sim::driver::suite_points(*suite);
-      writer.emplace(report_format, suite->axis_names());
-    } else {
-      point_list.emplace(sim::driver::load_point_list(v["points"].as<std::string>()));
-      writer.emplace(report_format, std::vector<std::string>{}, point_list->columns);
-    }
-    if (writes) {
-      output.emplace(out);
-      output->write(writer->begin());
-    }
-  }
-  const sim::driver::SweepPoints& points() const {
-    if (suite) return *suite_points;
-    return *point_list;
-  }
-
-  std::optional<sim::driver::Suite> suite;
-  std::unique_ptr<sim::driver::SweepPoints> suite_points;
-  std::optional<sim::driver::PointList> point_list;
-  std::optional<sim::report::SweepWriter> writer;
-  std::optional<OutputFile> output;
-  int jobs = 0;
-};
-
 // The sweep, in this process or (`mpi`) as rank `rank` of an MPI job.
 int sweep(const po::variables_map& v, const sim::driver::MpiSweep* mpi, int rank) {
   const std::atomic<bool>& interrupted = interrupt_flag();  // first: Ctrl-C while the suite loads stops cleanly too
   const bool root = rank == 0;
-  std::optional<Sweep> setup;
+  const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
+  const std::string format_name =
+      output_format(v, {{{".csv", "csv"}, {".json", "json"}}, "text", {"text", "csv", "json"}, true});
+  const Format format = format_name == "csv" ? Format::csv : format_name == "json" ? Format::json : Format::text;
+  SweepRequest request;
+  if (v.count("suite")) request.suite = v["suite"].as<std::string>();
+  if (v.count("points")) request.points = v["points"].as<std::string>();
+  request.jobs = v["jobs"].as<int>();
+  std::optional<OutputFile> output;
+  ProgressLine progress("sweep", root && !v.count("quiet"));
+  request.control = progress_control(progress);
+  SweepSummary summary;
   if (mpi == nullptr) {
-    setup.emplace(v, true);
+    // The output file opens once the input has loaded: the facade writes the header after that.
+    summary = warpsim::sweep(request, format, [&](const std::string& piece) {
+      if (!output) output.emplace(out);
+      output->write(piece);
+    });
   } else {
 #ifdef WARPSIM_MPI
+    std::optional<api::SweepSetup> setup;
     std::exception_ptr error;
     try {
-      setup.emplace(v, root);
+      setup.emplace(request, format);
+      if (root) output.emplace(out);
     } catch (...) {
       error = std::current_exception();
     }
     mpi->agree(error);  // no rank starts unless every rank read the input
+    sim::report::SweepWriter& writer = *setup->writer;
+    if (root) output->write(writer.begin());
+    sim::driver::SweepOptions sweep_options;
+    sweep_options.jobs = request.jobs;
+    sweep_options.stop = &interrupted;
+    sweep_options.progress = request.control.progress;
+    const auto format_row = [&](const sim::driver::SweepRow& row) { return writer.format(row); };
+    const auto write = [&](const std::string& piece) { output->write(writer.add_formatted(piece)); };
+    const sim::driver::SweepStats stats = mpi->run(setup->points(), format_row, write, sweep_options);
+    summary = {stats.points, setup->points().total(), stats.stopped, api::warning_lines(stats)};
+    if (root && !stats.stopped) output->write(writer.finish());
 #endif
-  }
-  const sim::driver::SweepPoints& points = setup->points();
-  sim::report::SweepWriter& writer = *setup->writer;
-  sim::driver::SweepOptions sweep_options;
-  sweep_options.jobs = setup->jobs;
-  sweep_options.stop = &interrupted;
-  sim::driver::SweepStats stats;
-  {
-    ProgressLine progress("sweep", root && !v.count("quiet"));
-    sweep_options.progress = [&](std::int64_t done, std::int64_t total) { progress.update(done, total); };
-    if (mpi == nullptr) {
-      stats = sim::driver::run_sweep(points, [&](const sim::driver::SweepRow& row) { setup->output->write(writer.add(row)); },
-                                     sweep_options);
-    } else {
-#ifdef WARPSIM_MPI
-      const auto format = [&](const sim::driver::SweepRow& row) { return writer.format(row); };
-      const auto write = [&](const std::string& piece) { setup->output->write(writer.add_formatted(piece)); };
-      stats = mpi->run(points, format, write, sweep_options);
-#endif
-    }
   }
   if (!root) return 0;
-  for (const auto& [workload, point, messages] : stats.warnings) {  // once per workload, not per point
-    for (const std::string& message : messages) {
-      std::fprintf(stderr, "warpsim: warning: %s %s: %s\n", workload->name().c_str(),
-                   sim::workload::describe_point(point).c_str(), message.c_str());
-    }
-  }
-  if (stats.stopped) {  // `output` removes its partial file
-    return report_interrupted(" after " + std::to_string(stats.points) + " of " + std::to_string(points.total()) +
+  print_warnings(summary.warnings);
+  if (summary.stopped) {  // `output` removes its partial file
+    return report_interrupted(" after " + std::to_string(summary.points) + " of " + std::to_string(summary.total) +
                               " points");
   }
-  setup->output->write(writer.finish());
-  setup->output->commit();
+  output->commit();
   return 0;
 }
 

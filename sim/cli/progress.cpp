@@ -78,4 +78,8 @@ int report_interrupted(const std::string& detail) {
   return kInterruptedStatus;
 }
 
+Control progress_control(ProgressLine& line) {
+  return Control{[&line](std::int64_t done, std::int64_t total) { line.update(done, total); }, &interrupt_flag()};
+}
+
 }  // namespace warpsim::cli

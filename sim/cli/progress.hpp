@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "warpsim/warpsim.hpp"
+
 namespace warpsim::cli {
 
 // The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
@@ -33,6 +35,9 @@ class ProgressLine {
 // Installs a SIGINT handler that sets the returned flag (a second Ctrl-C, a second or more after
 // the first, kills as usual).
 const std::atomic<bool>& interrupt_flag();
+
+// What the facade takes for progress and Ctrl-C: `line`'s updates and the interrupt flag.
+Control progress_control(ProgressLine& line);
 
 // The one line on stderr that says the run stopped on Ctrl-C: "warpsim: interrupted<detail>;
 // nothing written". Returns kInterruptedStatus.

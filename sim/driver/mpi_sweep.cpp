@@ -1,4 +1,4 @@
-#include "warpsim/driver/mpi_sweep.hpp"
+#include "sim/driver/mpi_sweep.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,0 +1,39 @@
+#include "sim/cli/ptx_options.hpp"
+
+#include "warpsim/isa/input_error.hpp"
+
+namespace warpsim::cli {
+
+bool is_ptx_path(const std::string& path) { return path.ends_with(".ptx"); }
+
+void add_ptx_options(po::options_description& options) {
+  options.add_options()
+      ("kernel", po::value<std::string>(), "PTX: the kernel (.entry) to use, mangled or short name (default: the only one)")
+      ("unknown-trips", po::value<std::string>()->default_value("1"),
+       "PTX: a loop whose exit depends on a value loaded from memory leaves at the N-th test of its exit branch")
+      ("unknown-branch", po::value<std::string>()->default_value("fallthrough"),
+       "PTX: any other branch that depends on a value loaded from memory falls through (fallthrough) or jumps (taken)")
+      ("max-steps", po::value<std::string>(), "PTX: limit on emulated instructions per warp (default 2^28)")
+      ("emulate-all", "PTX: emulate every warp and loop iteration (the reference the fast lowering is checked against; "
+                      "same result, slower)")
+      ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
+      ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)");
+}
+
+PtxOptions ptx_options(const po::variables_map& v) {
+  PtxOptions options;
+  if (v.count("kernel")) options.kernel = v["kernel"].as<std::string>();
+  const std::string branch = v["unknown-branch"].as<std::string>();
+  if (branch != "fallthrough" && branch != "taken") {
+    throw InputError("--unknown-branch " + quote_for_message(branch) + ": expected fallthrough or taken");
+  }
+  options.unknown_branch_taken = branch == "taken";
+  options.unknown_trips = parse_count_flag(v["unknown-trips"].as<std::string>(), "--unknown-trips");
+  if (v.count("max-steps")) options.max_steps = parse_count_flag(v["max-steps"].as<std::string>(), "--max-steps");
+  if (v.count("load-cycles")) options.load_cycles = isa::to_cycles(parse_cycles_flag(v["load-cycles"].as<std::string>(), "--load-cycles"));
+  if (v.count("store-cycles")) options.store_cycles = isa::to_cycles(parse_cycles_flag(v["store-cycles"].as<std::string>(), "--store-cycles"));
+  options.emulate_all = v.count("emulate-all") > 0;
+  return options;
+}
+
+}  // namespace warpsim::cli
