@@ -24,6 +24,7 @@ packages=(
   libnlopt-dev libnlopt-cxx-dev    # NLopt: derivative-free optimisers for `warpsim calibrate` (nlopt.hpp)
   clang libclang-rt-dev            # clang++ and libFuzzer/ASan runtimes (libclang-rt-14-dev on Debian 12): the fuzz preset
   python3                          # the independent Python reference cross-check (tests/reference/)
+  python3-dev python3-venv         # the Python module: `pip install .` in a venv (docs/library.md)
   libbenchmark-tools python3-scipy # Google Benchmark's compare.py: bench/compare.sh REV and its test
 )
 if [[ "$mpi" == 1 ]]; then

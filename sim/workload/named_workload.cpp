@@ -40,8 +40,6 @@ const isa::Program& parsed_program(std::string_view file) {
 
 }  // namespace
 
-std::span<const NamedWorkload> named_workloads() { return kWorkloads; }
-
 const NamedWorkload& find_workload(std::string_view name) {
   for (const NamedWorkload& workload : kWorkloads) {
     if (workload.name == name) return workload;

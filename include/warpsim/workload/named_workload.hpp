@@ -26,7 +26,6 @@ struct NamedWorkload {
   std::string_view description;
 };
 
-std::span<const NamedWorkload> named_workloads();
 // Throws InputError listing the known names.
 const NamedWorkload& find_workload(std::string_view name);
 
