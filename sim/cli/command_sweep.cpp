@@ -22,7 +22,7 @@ namespace {
 
 // The sweep, in this process or (`mpi`) as rank `rank` of an MPI job.
 int sweep(const po::variables_map& v, const sim::driver::MpiSweep* mpi, int rank) {
-  const std::atomic<bool>& interrupted = interrupt_flag();  // first: Ctrl-C while the suite loads stops cleanly too
+  [[maybe_unused]] const std::atomic<bool>& interrupted = interrupt_flag();  // first: Ctrl-C while loading stops too
   const bool root = rank == 0;
   const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
   const std::string format_name =
