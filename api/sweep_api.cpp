@@ -37,16 +37,6 @@ const sim::driver::SweepPoints& SweepSetup::points() const {
   return *point_list;
 }
 
-std::vector<std::string> warning_lines(const sim::driver::SweepStats& stats) {
-  std::vector<std::string> lines;
-  for (const auto& [workload, point, messages] : stats.warnings) {  // once per workload, not per point
-    for (const std::string& message : messages) {
-      lines.push_back(workload->name() + " " + sim::workload::describe_point(point) + ": " + message);
-    }
-  }
-  return lines;
-}
-
 }  // namespace api
 
 SweepSummary sweep(const SweepRequest& request, Format format, const std::function<void(const std::string&)>& write) {
@@ -59,7 +49,7 @@ SweepSummary sweep(const SweepRequest& request, Format format, const std::functi
   const sim::driver::SweepStats stats = sim::driver::run_sweep(
       setup.points(), [&](const sim::driver::SweepRow& row) { write(setup.writer->add(row)); }, options);
   if (!stats.stopped) write(setup.writer->finish());
-  return {stats.points, setup.points().total(), stats.stopped, api::warning_lines(stats)};
+  return {stats.points, setup.points().total(), stats.stopped, sim::driver::warning_lines(stats)};
 }
 
 std::string sweep(const SweepRequest& request, Format format) {

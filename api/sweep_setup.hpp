@@ -22,7 +22,4 @@ struct SweepSetup {
   std::optional<sim::report::SweepWriter> writer;
 };
 
-// The stats' warnings as lines "WORKLOAD POINT: MESSAGE".
-std::vector<std::string> warning_lines(const sim::driver::SweepStats& stats);
-
 }  // namespace warpsim::api

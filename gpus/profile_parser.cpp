@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "warpsim/gpus/profile.hpp"
+#include "warpsim/gpus/system_figures_toml.hpp"
 #include "warpsim/gpus/toml_reader.hpp"
 #include "warpsim/isa/input_error.hpp"
 
@@ -91,6 +92,7 @@ class ProfileParser {
     }
     if (key == "sources") return parse_sources(node);
     if (key == "calibration") return parse_calibrations(node);
+    if (key == "host") return parse_host(node);
     toml_.fail(&node, "unknown key " + quote_for_message(key) + " (see docs/formats.md for profile keys)");
   }
 
@@ -99,6 +101,17 @@ class ProfileParser {
     for (const auto& [key, value] : table) {
       profile_.sources[std::string(key.str())] = toml_.text(value, "sources." + std::string(key.str()));
     }
+  }
+
+  // [host]: the app [system] keys, with `source` required: a bandwidth without its origin is a guess.
+  void parse_host(const toml::node& node) {
+    for (const auto& [key, value] : toml_.table(node, "[host] must be a table of system figures")) {
+      if (key == "source") profile_.host_source = toml_.text(value, "host.source");
+      else if (!read_system_figure(toml_, key.str(), value, profile_.host)) {
+        toml_.fail(&value, "unknown key " + quote_for_message(key.str()) + " in [host] (expected " + system_figure_keys() + ", source)");
+      }
+    }
+    if (profile_.host_source.empty()) toml_.fail(&node, "[host] needs source = \"where its figures came from\"");
   }
 
   void parse_calibrations(const toml::node& node) {

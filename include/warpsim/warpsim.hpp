@@ -195,6 +195,22 @@ SweepSummary sweep(const SweepRequest& request, Format format, const std::functi
 // The whole output at once; throws Error when cancelled.
 std::string sweep(const SweepRequest& request, Format format);
 
+// ---- warpsim app: a whole application on 1..M GPUs (docs/apps.md, seeds 000 and 003) ----
+struct AppRequest {
+  std::string app;  // an app .toml
+  int jobs = 0;     // worker threads for the kernel steps; 0: every core. The output is the same for any value.
+  bool chart = false;  // render chart_svg
+  Control control;
+};
+struct AppResult {
+  nlohmann::ordered_json json;  // `warpsim app --format json`: {"app", "rows": [...]}
+  std::string csv;              // full precision
+  std::string text;             // rounded
+  std::string chart_svg;        // `--chart`: time and speed-up against M (when asked for)
+  std::vector<std::string> warnings;  // "WORKLOAD POINT: MESSAGE", once per kernel step
+};
+AppResult run_app(const AppRequest& request);
+
 // ---- warpsim calibrate: fit t_p, t_m and durations to measured times ----
 struct CalibrateRequest {
   std::string measured;  // a measurements CSV, with `workload`; or

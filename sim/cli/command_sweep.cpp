@@ -62,7 +62,7 @@ int sweep(const po::variables_map& v, const sim::driver::MpiSweep* mpi, int rank
     const auto format_row = [&](const sim::driver::SweepRow& row) { return writer.format(row); };
     const auto write = [&](const std::string& piece) { output->write(writer.add_formatted(piece)); };
     const sim::driver::SweepStats stats = mpi->run(setup->points(), format_row, write, sweep_options);
-    summary = {stats.points, setup->points().total(), stats.stopped, api::warning_lines(stats)};
+    summary = {stats.points, setup->points().total(), stats.stopped, sim::driver::warning_lines(stats)};
     if (root && !stats.stopped) output->write(writer.finish());
 #endif
   }

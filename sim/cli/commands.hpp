@@ -21,5 +21,6 @@ int run_evaluate(const Args& args);
 int run_import(const Args& args);
 int run_calibrate(const Args& args);
 int run_occupancy(const Args& args);
+int run_app(const Args& args);
 
 }  // namespace warpsim::cli

@@ -21,6 +21,7 @@ struct Subcommand {
 
 const std::map<std::string, Subcommand>& subcommands() {
   static const std::map<std::string, Subcommand> list = {
+      {"app", {warpsim::cli::run_app, "predict a whole application (copies, kernels, collectives) on 1..M GPUs"}},
       {"core", {warpsim::cli::run_core, "T_c of one core package (Algorithm 2)"}},
       {"simulate", {warpsim::cli::run_simulate, "predict a kernel's time on a GPU for a launch (Algorithm 1)"}},
       {"lower", {warpsim::cli::run_lower, "lower PTX to per-warp kernel programs (.kp or JSON)"}},

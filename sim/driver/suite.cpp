@@ -61,16 +61,7 @@ class SuiteParser {
 
  private:
   void parse_gpus(const toml::node& node) {
-    for (const toml::node& entry : toml_.non_empty_list(node, "gpus")) {
-      std::string id = toml_.text(entry, "gpus entries");
-      if (gpus::is_profile_path(id)) id = resolve_suite_path(toml_, id);
-      try {
-        suite_.gpus.push_back(gpus::load_profile(id));
-      } catch (const InputError& e) {
-        if (!e.location().file.empty()) throw;  // the profile's own file and line
-        toml_.fail(&entry, e.what());
-      }
-    }
+    for (const toml::node& entry : toml_.non_empty_list(node, "gpus")) suite_.gpus.push_back(read_gpu(toml_, entry, "gpus entries"));
   }
 
   void parse_axes(const toml::node& node) { suite_axes_ = read_axis_table(toml_, node, "[axes]"); }
@@ -125,7 +116,7 @@ class SuiteParser {
 
 }  // namespace
 
-std::int64_t SuiteWorkload::point_count() const {
+std::int64_t axis_point_count(const std::vector<Axis>& axes) {
   double count = 1;
   for (const Axis& axis : axes) {
     if (!axis.zipped) count *= static_cast<double>(axis.values.size());
@@ -133,13 +124,7 @@ std::int64_t SuiteWorkload::point_count() const {
   return count > 9e18 ? INT64_MAX : static_cast<std::int64_t>(count);
 }
 
-workload::Point SuiteWorkload::point(std::int64_t index) const {
-  workload::Point point;
-  this->point(index, point);
-  return point;
-}
-
-void SuiteWorkload::point(std::int64_t index, workload::Point& into) const {
+void axis_point(const std::vector<Axis>& axes, std::int64_t index, workload::Point& into) {
   into.resize(axes.size());
   for (std::size_t end = axes.size(); end > 0;) {
     std::size_t first = end - 1;  // a zip's axes share one digit of the index
@@ -153,6 +138,16 @@ void SuiteWorkload::point(std::int64_t index, workload::Point& into) const {
     end = first;
   }
 }
+
+std::int64_t SuiteWorkload::point_count() const { return axis_point_count(axes); }
+
+workload::Point SuiteWorkload::point(std::int64_t index) const {
+  workload::Point point;
+  this->point(index, point);
+  return point;
+}
+
+void SuiteWorkload::point(std::int64_t index, workload::Point& into) const { axis_point(axes, index, into); }
 
 std::vector<std::string> Suite::axis_names() const {
   std::vector<std::string> names;

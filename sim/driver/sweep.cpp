@@ -86,6 +86,14 @@ void note_warnings(SweepStats& stats, const SweepRow& row) {
 
 }  // namespace
 
+std::vector<std::string> warning_lines(const SweepStats& stats) {
+  std::vector<std::string> lines;
+  for (const SweepStats::Warnings& seen : stats.warnings) {  // once per workload, not per point
+    for (const std::string& message : seen.lines) lines.push_back(seen.workload->name() + " " + workload::describe_point(seen.point) + ": " + message);
+  }
+  return lines;
+}
+
 std::unique_ptr<SweepPoints> suite_points(const Suite& suite) { return std::make_unique<SuitePoints>(suite); }
 
 SweepStats run_sweep(const Suite& suite, const std::function<void(const SweepRow&)>& emit, const SweepOptions& options) {

@@ -123,6 +123,17 @@ std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& 
   return (std::filesystem::path(toml.source()).parent_path() / p).string();
 }
 
+gpus::Profile read_gpu(const gpus::TomlReader& toml, const toml::node& entry, const std::string& key) {
+  std::string id = toml.text(entry, key);
+  if (gpus::is_profile_path(id)) id = resolve_suite_path(toml, id);
+  try {
+    return gpus::load_profile(id);
+  } catch (const InputError& e) {
+    if (!e.location().file.empty()) throw;  // the profile's own file and line
+    toml.fail(&entry, e.what());
+  }
+}
+
 WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& entry) {
   workload::WorkloadSpec spec;
   spec.source = toml.text(entry, "workloads entries");
@@ -134,8 +145,8 @@ WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& e
   }
 }
 
-WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& node) {
-  const toml::table& table = toml.table(node, "each [[workload]] must be a table");
+WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& node, const EntryTable& context) {
+  const toml::table& table = toml.table(node, "each " + context.name + " must be a table");
   WorkloadEntry entry;
   workload::WorkloadSpec spec;
   int sources = 0;
@@ -151,8 +162,9 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
   };
   for (const auto& [key, value] : table) {
     const std::string k(key.str());
+    if (context.claim && context.claim(k, value)) continue;
     if (k == "name") spec.name = toml.text(value, k);
-    else if (k == "builtin") source(workload::WorkloadKind::builtin, value, k);
+    else if (k == "builtin" || (!context.builtin_alias.empty() && k == context.builtin_alias)) source(workload::WorkloadKind::builtin, value, k);
     else if (k == "kp") source(workload::WorkloadKind::kp, value, k);
     else if (k == "ptx") source(workload::WorkloadKind::ptx, value, k);
     else if (k == "kernel") spec.kernel = toml.text(value, k);
@@ -167,14 +179,13 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
       own.axes.merge(entry.axes.axes);  // keeps the axis "block" of a launch.block = [..] read before
       entry.axes = std::move(own);
     } else {
-      toml.fail(&value, "unknown key " + quote_for_message(k) +
-                            " in [[workload]] (expected name, builtin, kp, ptx, kernel, params, param_names, launch, "
-                            "emulate_all, regs, "
-                            "calibration, axes)");
+      toml.fail(&value, "unknown key " + quote_for_message(k) + " in " + context.name +
+                            " (expected name, builtin, kp, ptx, kernel, params, param_names, launch, emulate_all, regs, "
+                            "calibration, axes" + context.more_keys + ")");
     }
   }
   if (sources != 1) {
-    toml.fail(&node, "a [[workload]] needs exactly one of builtin = \"dwt_matrix\", kp = \"FILE.kp\", ptx = \"FILE.ptx\"");
+    toml.fail(&node, "a " + context.name + " needs exactly one of builtin = \"dwt_matrix\", kp = \"FILE.kp\", ptx = \"FILE.ptx\"");
   }
   if (spec.kind != workload::WorkloadKind::ptx && (params || param_names)) {
     toml.fail(&node, "'kernel', 'params' and 'param_names' are for ptx workloads");

@@ -1,5 +1,6 @@
 #include "warpsim/evaluate/evaluation_report.hpp"
 
+#include "warpsim/report/csv_table.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/report/text_table.hpp"
 
@@ -8,6 +9,7 @@ namespace {
 
 using report::fixed;
 using report::shortest;
+using report::csv_field;
 
 std::string percent(double fraction) { return fixed(100 * fraction, 1) + "%"; }
 
@@ -30,13 +32,6 @@ nlohmann::ordered_json keys_json(const std::vector<std::pair<std::string, std::s
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const auto& [name, value] : keys) out[name] = value;
   return out;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + '"';
 }
 
 }  // namespace

@@ -16,6 +16,13 @@ std::size_t CsvTable::column(const std::string& name, const std::string& why) co
                                                      (why.empty() ? "" : why + "; ") + "columns: " + join_commas(header) + ")");
 }
 
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
 std::optional<double> parse_number(std::string_view text) {
   double value = 0;
   const auto result = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -119,19 +119,22 @@ Axis make_axis(const std::vector<Series>& series, bool is_x, bool log, const std
 
 }  // namespace
 
-std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& spec) {
+namespace {
+
+constexpr double kChartWidth = kLeft + kPlotWidth + 30 + kLegendWidth, kChartHeight = kTop + kPlotHeight + 60;
+
+// The chart's elements, without the SVG header and footer.
+std::string chart_body(std::vector<Series> series, const ChartSpec& spec) {
   std::erase_if(series, [](const Series& s) { return s.points.empty(); });
   if (series.empty()) throw InputError("nothing to plot: no rows matched");
   for (auto& s : series) std::sort(s.points.begin(), s.points.end());
   Axis x = make_axis(series, true, spec.log_x, "x");
   const Axis y = make_axis(series, false, spec.log_y, "y", spec.linear_y_from_zero);
   x.powers_of_two = spec.power_of_two_x || all_powers_of_two(series);
-  const double width = kLeft + kPlotWidth + 30 + kLegendWidth, height = kTop + kPlotHeight + 60;
   const auto px = [&](double v) { return kLeft + x.map(v, kPlotWidth); };
   const auto py = [&](double v) { return kTop + kPlotHeight - y.map(v, kPlotHeight); };
 
-  std::string svg = svg_header(width, height);
-  svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  std::string svg = "<rect width=\"" + fixed(kChartWidth, 0) + "\" height=\"" + fixed(kChartHeight, 0) + "\" fill=\"white\"/>\n";
   svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"" + (spec.subtitle.empty() ? "22" : "17") +
          "\" font-size=\"14\" font-weight=\"bold\">" + escape_xml(spec.title) + "</text>\n";
   if (!spec.subtitle.empty()) {
@@ -176,6 +179,21 @@ std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& s
   for (std::size_t i = 0; i < spec.notes.size(); ++i) {
     const double ny = kTop + 8 + 18 * static_cast<double>(series.size() + i) + 10;
     svg += "<text x=\"" + fixed(kLeft + kPlotWidth + 30, 2) + "\" y=\"" + fixed(ny + 4, 2) + "\">" + escape_xml(spec.notes[i]) + "</text>\n";
+  }
+  return svg;
+}
+
+}  // namespace
+
+std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& spec) {
+  return svg_header(kChartWidth, kChartHeight) + chart_body(std::move(series), spec) + "</svg>\n";
+}
+
+std::string render_chart_panels_svg(std::vector<std::pair<std::vector<Series>, ChartSpec>> panels) {
+  std::string svg = svg_header(kChartWidth, kChartHeight * static_cast<double>(panels.size()));
+  for (std::size_t i = 0; i < panels.size(); ++i) {
+    svg += "<g transform=\"translate(0," + fixed(kChartHeight * static_cast<double>(i), 0) + ")\">\n" +
+           chart_body(std::move(panels[i].first), panels[i].second) + "</g>\n";
   }
   return svg + "</svg>\n";
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <variant>
 
+#include "warpsim/report/csv_table.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/report/sweep_columns.hpp"
 #include "warpsim/report/text_table.hpp"
@@ -99,13 +100,6 @@ std::string cell_text(const Cell& cell, int decimals) {
   if (const auto* i = std::get_if<std::int64_t>(&cell)) return std::to_string(*i);
   const double d = std::get<double>(cell);
   return decimals > 0 ? fixed(d, decimals) : shortest(d);
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + '"';
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "warpsim/report/csv_table.hpp"
 #include "tests/support/cli_runner.hpp"
+#include "tests/support/well_formed_xml.hpp"
 
 namespace {
 
@@ -24,13 +25,6 @@ std::string sweep_predictions() {
   const Result r = run_warpsim("sweep workloads/suites/rtx2080-dwt.toml -o '" + path + "'");
   EXPECT_EQ(r.status, 0) << r.err;
   return path;
-}
-
-bool well_formed_xml(const std::string& text) {
-  XML_Parser parser = XML_ParserCreate(nullptr);
-  const bool ok = XML_Parse(parser, text.data(), static_cast<int>(text.size()), 1) == XML_STATUS_OK;
-  XML_ParserFree(parser);
-  return ok;
 }
 
 TEST(EvaluateCli, SweepAgainstMeasurementsAtFullPrecision) {

@@ -23,6 +23,12 @@ struct Axis {
   bool zipped = false;  // advances with the axis before it (a zip), instead of crossing it
 };
 
+// How many points the axes span (a zip counting as one axis), saturating at INT64_MAX.
+std::int64_t axis_point_count(const std::vector<Axis>& axes);
+// The index-th point of the axes (0 <= index < axis_point_count), the last axis fastest, written
+// into `into` (reusing its storage).
+void axis_point(const std::vector<Axis>& axes, std::int64_t index, workload::Point& into);
+
 struct SuiteWorkload {
   std::shared_ptr<const workload::WorkloadModel> model;
   std::vector<Axis> axes;              // the model's axes, in its order; the last varies fastest

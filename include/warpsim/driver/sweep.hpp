@@ -57,6 +57,9 @@ struct SweepStats {
   std::vector<Warnings> warnings;
 };
 
+// The stats' warnings as lines "WORKLOAD POINT: MESSAGE", once per workload.
+std::vector<std::string> warning_lines(const SweepStats& stats);
+
 // Evaluates the points in parallel and calls `emit` for each, in order, from one thread at a
 // time. Core-package times are shared between points and threads. A point that cannot be
 // predicted throws InputError naming it, after the points before it were delivered.

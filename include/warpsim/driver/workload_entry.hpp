@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,9 +33,21 @@ struct WorkloadEntry {
 // A path in a suite, relative to the suite's folder unless absolute.
 std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& path);
 
+// A GPU of a suite or an app: a profile id, or a path to a .toml relative to the file's folder.
+gpus::Profile read_gpu(const gpus::TomlReader& toml, const toml::node& entry, const std::string& key);
+
 // "dwt_matrix": a named workload on the suite's axes.
 WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& entry);
+// A table that holds a workload among keys of its own (an app's [[step]]).
+struct EntryTable {
+  std::string name = "[[workload]]";  // in messages
+  std::string more_keys;              // the caller's keys, added to the unknown-key message
+  std::string builtin_alias;          // another key meaning `builtin` (a step's `workload`)
+  // Offered every key first; true: the caller has read it.
+  std::function<bool(const std::string& key, const toml::node& value)> claim;
+};
+
 // [[workload]] with builtin | kp | ptx, and name, kernel, params, param_names, launch, calibration, axes.
-WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& entry);
+WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& entry, const EntryTable& table = {});
 
 }  // namespace warpsim::sim::driver

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "warpsim/gpus/system_figures.hpp"
 #include "warpsim/isa/time.hpp"
 
 namespace warpsim::gpus {
@@ -42,6 +43,10 @@ struct Profile {
   std::map<std::string, double> figures;
   std::map<std::string, std::string> sources;            // figure key -> where it came from
   std::map<std::string, Calibration, std::less<>> calibrations;  // kernel name -> calibration
+  // [host]: the host link and network this GPU is usually found with, for whole applications
+  // (docs/apps.md); empty when the profile has none. `host_source` cites where they came from.
+  SystemFigures host;
+  std::string host_source;
 
   std::int64_t core_packages_per_sm() const { return cores_per_sm / 32; }  // N_cp, integer division
   const Calibration* calibration(std::string_view kernel) const;

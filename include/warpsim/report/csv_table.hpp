@@ -1,4 +1,4 @@
-// Reading a CSV file with a header row (RFC 4180 quoting), for `warpsim plot`.
+// Reading a CSV file with a header row (RFC 4180 quoting), for `warpsim plot`; quoting fields to write one.
 #pragma once
 
 #include <optional>
@@ -18,6 +18,9 @@ struct CsvTable {
   // column is needed, when given).
   std::size_t column(const std::string& name, const std::string& why = {}) const;
 };
+
+// A field for CSV output, quoted (RFC 4180) when it holds a comma, quote or line break.
+std::string csv_field(const std::string& text);
 
 // The number a whole cell spells ("8", "8.0", "1e-3", also "inf"), or nothing.
 std::optional<double> parse_number(std::string_view text);

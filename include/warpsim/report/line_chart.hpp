@@ -34,5 +34,7 @@ struct ChartSpec {
 
 // Throws InputError when a log axis gets a value <= 0 or there is nothing to draw.
 std::string render_line_chart_svg(std::vector<Series> series, const ChartSpec& spec);
+// Several charts stacked top to bottom in one SVG (e.g. time and speed-up against M).
+std::string render_chart_panels_svg(std::vector<std::pair<std::vector<Series>, ChartSpec>> panels);
 
 }  // namespace warpsim::sim::report
