@@ -13,11 +13,12 @@ namespace warpsim::sim::app {
 namespace {
 
 constexpr std::pair<std::string_view, StepKind> kCollectives[] = {
-    {"broadcast", StepKind::broadcast}, {"gather", StepKind::gather}, {"allreduce", StepKind::allreduce}, {"alltoall", StepKind::alltoall}};
+    {"broadcast", StepKind::broadcast}, {"scatter", StepKind::scatter}, {"gather", StepKind::gather}, {"allreduce", StepKind::allreduce}, {"alltoall", StepKind::alltoall}};
 
 bool needs_host_link(StepKind kind) { return kind == StepKind::h2d || kind == StepKind::d2h; }
 bool needs_network(StepKind kind) {
-  return kind == StepKind::broadcast || kind == StepKind::gather || kind == StepKind::allreduce || kind == StepKind::alltoall;
+  return kind == StepKind::broadcast || kind == StepKind::scatter || kind == StepKind::gather || kind == StepKind::allreduce ||
+         kind == StepKind::alltoall;
 }
 
 class AppParser {
@@ -127,7 +128,7 @@ class AppParser {
     const toml::node* bytes = nullptr;
     const toml::node* kind_node = nullptr;
     const auto set_kind = [&](StepKind kind, const toml::node& value) {
-      if (kind_node) toml_.fail(&value, "a [[step]] is one of copy, workload (builtin, kp, ptx), broadcast, gather, allreduce, alltoall, cpu_us");
+      if (kind_node) toml_.fail(&value, "a [[step]] is one of copy, workload (builtin, kp, ptx), broadcast, scatter, gather, allreduce, alltoall, cpu_us");
       step.kind = kind;
       kind_node = &value;
     };
@@ -158,10 +159,10 @@ class AppParser {
       } else {
         toml_.fail(&value, "unknown key " + quote_for_message(k) +
                                " in [[step]] (expected one of copy (with bytes), workload, builtin, kp, ptx, broadcast, "
-                               "gather, allreduce, alltoall, cpu_us; and name, repeat)");
+                               "scatter, gather, allreduce, alltoall, cpu_us; and name, repeat)");
       }
     }
-    if (!kind_node) toml_.fail(&node, "a [[step]] needs one of copy, workload (builtin, kp, ptx), broadcast, gather, allreduce, alltoall, cpu_us");
+    if (!kind_node) toml_.fail(&node, "a [[step]] needs one of copy, workload (builtin, kp, ptx), broadcast, scatter, gather, allreduce, alltoall, cpu_us");
     const bool copy = needs_host_link(step.kind);
     if (copy && !bytes) toml_.fail(&node, "a copy step needs bytes = \"...\"");
     if (!copy && bytes) toml_.fail(bytes, "bytes is for copy steps (a collective gives its bytes as its value: broadcast = \"...\")");
@@ -267,6 +268,7 @@ std::string_view kind_name(StepKind kind) {
     case StepKind::d2h: return "d2h";
     case StepKind::kernel: return "kernel";
     case StepKind::broadcast: return "broadcast";
+    case StepKind::scatter: return "scatter";
     case StepKind::gather: return "gather";
     case StepKind::allreduce: return "allreduce";
     case StepKind::alltoall: return "alltoall";

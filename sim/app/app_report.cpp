@@ -1,5 +1,7 @@
 #include "warpsim/app/app_report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "warpsim/report/csv_table.hpp"
@@ -80,6 +82,9 @@ std::string app_text(const App& app, const AppRun& run) {
 }
 
 std::string scaling_chart_svg(const App& app, const AppRun& run) {
+  if (std::none_of(run.rows.begin(), run.rows.end(), [](const AppRow& row) { return row.total_us > 0; })) {
+    throw InputError(SourceLocation{app.source}, "the scaling chart has nothing to draw: every row takes 0 us");
+  }
   std::map<std::string, report::Series> times, speedups;  // by label: GPU and axis point
   std::vector<std::string> order;
   std::int64_t most_gpus = 1;
@@ -90,8 +95,9 @@ std::string scaling_chart_svg(const App& app, const AppRun& run) {
     if (label.empty()) label = row.gpu->id;
     if (!times.contains(label)) order.push_back(label);
     const auto m = static_cast<double>(row.gpu_count);
-    times[label].points.emplace_back(m, row.total_us);
-    speedups[label].points.emplace_back(m, row.speedup);
+    // A log axis cannot show 0 (an app of collectives alone on one GPU), nor a speed-up over nothing.
+    if (row.total_us > 0) times[label].points.emplace_back(m, row.total_us);
+    if (std::isfinite(row.speedup)) speedups[label].points.emplace_back(m, row.speedup);
     most_gpus = std::max(most_gpus, row.gpu_count);
   }
   std::vector<report::Series> time_series, speedup_series;

@@ -122,6 +122,7 @@ double collective_time_us(StepKind kind, double bytes, std::int64_t gpu_count, c
   switch (kind) {
     case StepKind::broadcast: return rounds * (latency + bytes / bw);
     case StepKind::allreduce: return 2 * rounds * (latency + bytes / bw);  // a tree reduce, then a tree broadcast
+    case StepKind::scatter:  // the root sends M-1 shares in turn
     case StepKind::gather: return (m - 1) * (latency + (bytes / m) / bw);  // the root receives M-1 shares in turn
     case StepKind::alltoall: return (m - 1) * (latency + (bytes / m / m) / bw);  // M-1 rounds of pairwise exchange
     default: return 0;

@@ -10,6 +10,19 @@ namespace {
 
 using sim::report::shortest;
 
+// [host]: the figures it gives, and its source.
+nlohmann::ordered_json host_json(const gpus::Profile& gpu) {
+  nlohmann::ordered_json out;
+  const gpus::SystemFigures& h = gpu.host;
+  if (h.host_link_gbs) out["host_link_gbs"] = sim::report::number_json(*h.host_link_gbs);
+  if (h.host_link_latency_us) out["host_link_latency_us"] = sim::report::number_json(*h.host_link_latency_us);
+  if (h.shared_link) out["shared_link"] = *h.shared_link;
+  if (h.network_gbs) out["network_gbs"] = sim::report::number_json(*h.network_gbs);
+  if (h.network_latency_us) out["network_latency_us"] = sim::report::number_json(*h.network_latency_us);
+  out["source"] = gpu.host_source;
+  return out;
+}
+
 nlohmann::ordered_json profile_json(const gpus::Profile& gpu) {
   nlohmann::ordered_json out;
   out["id"] = gpu.id;
@@ -32,6 +45,7 @@ nlohmann::ordered_json profile_json(const gpus::Profile& gpu) {
     calibrations[kernel] = {{"tp_us", sim::report::number_json(calibration.tp_us)}, {"tm", sim::report::cycles_json(calibration.tm)}};
   }
   out["calibration"] = calibrations;
+  if (!gpu.host.empty()) out["host"] = host_json(gpu);
   return out;
 }
 
@@ -45,7 +59,7 @@ std::string profile_text(const gpus::Profile& gpu) {
   sim::report::TextTable table({"figure", "value", "source"});
   const nlohmann::ordered_json fields = profile_json(gpu);
   for (const auto& [key, value] : fields.items()) {
-    if (key == "sources" || key == "calibration") continue;
+    if (key == "sources" || key == "calibration" || key == "host") continue;
     const auto source = gpu.sources.find(key);
     table.add_row({key, value.is_string() ? value.get<std::string>()
                         : value.is_number_float() ? shortest(value.get<double>())
@@ -56,6 +70,13 @@ std::string profile_text(const gpus::Profile& gpu) {
   for (const auto& [kernel, calibration] : gpu.calibrations) {
     out += "calibration." + kernel + ": tp_us = " + shortest(calibration.tp_us) +
            ", tm = " + isa::format_cycles(calibration.tm) + "\n";
+  }
+  if (!gpu.host.empty()) {
+    const nlohmann::ordered_json host = host_json(gpu);
+    for (const auto& [key, value] : host.items()) {
+      if (key != "source") out += "host." + key + " = " + (value.is_number_float() ? shortest(value.get<double>()) : value.dump()) + "\n";
+    }
+    out += "host.source: " + gpu.host_source + "\n";
   }
   return out;
 }

@@ -64,6 +64,8 @@ gather = 4000
 allreduce = 1000
 [[step]]
 alltoall = 16000
+[[step]]
+scatter = 4000
 )");
   EXPECT_EQ(row_at(r, 1).total_us, 0.0);  // one GPU: nothing to send
   EXPECT_EQ(row_at(r, 2).steps[0].time_us, 1 * (50 + 2048 / 125.0));
@@ -72,8 +74,9 @@ alltoall = 16000
   EXPECT_DOUBLE_EQ(row_at(r, 4).steps[1].time_us, 3 * 58.0);    // the root receives 3 shares of 1000 B
   EXPECT_DOUBLE_EQ(row_at(r, 4).steps[2].time_us, 2 * 2 * 58.0);  // reduce then broadcast, 2 rounds each
   EXPECT_DOUBLE_EQ(row_at(r, 4).steps[3].time_us, 3 * 58.0);    // 3 exchange rounds of 16000 / 16 B
+  EXPECT_DOUBLE_EQ(row_at(r, 4).steps[4].time_us, 3 * 58.0);    // the root sends 3 shares of 1000 B
   const AppRow& four = row_at(r, 4);
-  EXPECT_DOUBLE_EQ(four.total_us, four.steps[0].time_us + 174 + 232 + 174);
+  EXPECT_DOUBLE_EQ(four.total_us, four.steps[0].time_us + 174 + 232 + 174 + 174);
 }
 
 TEST(AppFormulas, CpuRepeatTotalAndSpeedup) {
@@ -194,7 +197,7 @@ TEST(AppErrors, MalformedAppsAreLocated) {
       {"gpu = \"rtx2080\"\n[[step]]\ncpu_us = 1\ngather = 1\n", 4, 10, "a [[step]] is one of"},
       {"gpu = \"rtx2080\"\n[[step]]\ncopy = \"h2h\"\nbytes = 1\n", 3, 8, "copy must be \"h2d\" or \"d2h\""},
       {"gpu = \"rtx2080\"\n[system]\nhost_link_gbs = 1\n[[step]]\ncopy = \"h2d\"\n", 4, 1, "a copy step needs bytes"},
-      {"gpu = \"rtx2080\"\n[[step]]\ncopy = \"h2d\"\nbytes = 1\n", 2, 1, "step 'h2d' needs host_link_gbs"},
+      {"gpu = \"gtx980\"\n[[step]]\ncopy = \"h2d\"\nbytes = 1\n", 2, 1, "step 'h2d' needs host_link_gbs: give it in [system] (profile gtx980 has no"},
       {"gpu = \"rtx2080\"\n[[step]]\nbroadcast = 1\n", 2, 1, "step 'broadcast' needs network_gbs"},
       {"gpu = \"rtx2080\"\n[[step]]\ncpu_us = 1\nbytes = 2\n", 4, 9, "bytes is for copy steps"},
       {"gpu = \"rtx2080\"\n[[step]]\ncpu_us = -1\n", 3, 10, "cpu_us cannot be negative"},

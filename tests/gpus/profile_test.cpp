@@ -130,6 +130,16 @@ max_threads_per_block = 1024
 warp_size = 32
 )";
 
+TEST(Profiles, HostTableCarriesSystemFiguresWithTheirSource) {
+  const Profile gpu = parse_profile(std::string(kMinimal) + "[host]\nhost_link_gbs = 31.5\nshared_link = true\nsource = \"spec\"\n", "x.toml", "x");
+  EXPECT_EQ(gpu.host.host_link_gbs, 31.5);
+  EXPECT_EQ(gpu.host.shared_link, true);
+  EXPECT_FALSE(gpu.host.network_gbs);
+  EXPECT_EQ(gpu.host_source, "spec");
+  EXPECT_TRUE(parse_profile(kMinimal, "x.toml", "x").host.empty());
+  EXPECT_EQ(load_profile("h100").host.host_link_gbs, 63.0);  // PCIe 5.0 x16, cited in the profile
+}
+
 TEST(Profiles, MinimalProfileNeedsNoOptionalFigures) {
   const Profile gpu = parse_profile(kMinimal, "x.toml", "x");
   EXPECT_EQ(gpu.core_packages_per_sm(), 2);
@@ -154,6 +164,10 @@ INSTANTIATE_TEST_SUITE_P(
                     BadInput{std::string(kMinimal) + "[calibration.k]\ntp_us = 1\ntm = 1\nx = 2\n", 12, "unknown key 'x'"},
                     BadInput{std::string(kMinimal) + "[sources]\ncolour = \"me\"\n", 10, "not a figure"},
                     BadInput{std::string(kMinimal) + "registers_per_sm = 1.5\n", 9, "whole number"},
+                    BadInput{std::string(kMinimal) + "[host]\nhost_link_gbs = 12\n", 9, "[host] needs source"},
+                    BadInput{std::string(kMinimal) + "[host]\nhost_link_gbs = -1\nsource = \"x\"\n", 10, "host_link_gbs must be in (0, 10^6]"},
+                    BadInput{std::string(kMinimal) + "[host]\nnetwork_latency_us = 1e10\nsource = \"x\"\n", 10, "network_latency_us must be in [0, 10^9]"},
+                    BadInput{std::string(kMinimal) + "[host]\ngpus = [1]\nsource = \"x\"\n", 10, "unknown key 'gpus' in [host]"},
                     BadInput{"name = \"X\"\nclock_mhz = 1000\n", 0, "missing required key"},
                     BadInput{"name = \"X\"\nsm_count = 0\n", 2, "out of range"},
                     BadInput{"name = \"X\"\ncores_per_sm = 16\n", 2, "out of range"},

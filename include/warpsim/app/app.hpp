@@ -22,7 +22,7 @@ namespace warpsim::sim::app {
 inline constexpr std::string_view kGpuCount = "M";
 inline constexpr std::int64_t kMaxGpuCount = 1 << 20;
 
-enum class StepKind { h2d, d2h, kernel, broadcast, gather, allreduce, alltoall, cpu };
+enum class StepKind { h2d, d2h, kernel, broadcast, scatter, gather, allreduce, alltoall, cpu };
 // "h2d", "kernel", ...: the `kind` of outputs.
 std::string_view kind_name(StepKind kind);
 

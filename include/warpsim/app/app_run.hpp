@@ -37,7 +37,7 @@ AppRun run_app(const App& app, const driver::SweepOptions& options = {});
 // Seed 003's transfer costs in microseconds, for `bytes` in all, split evenly over M GPUs.
 // Copy: latency + (bytes / M) / (bw * 1e3), bw = host_link_gbs / M on a shared link.
 double copy_time_us(double bytes, std::int64_t gpu_count, const gpus::SystemFigures& figures);
-// Collectives over the network (broadcast, gather, allreduce, alltoall; docs/apps.md).
+// Collectives over the network (broadcast, scatter, gather, allreduce, alltoall; docs/apps.md).
 double collective_time_us(StepKind kind, double bytes, std::int64_t gpu_count, const gpus::SystemFigures& figures);
 // ceil(log2 M): the rounds of a binomial-tree broadcast (MPI's, seed 003).
 std::int64_t tree_rounds(std::int64_t gpu_count);
