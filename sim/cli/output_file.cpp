@@ -10,22 +10,34 @@
 
 namespace warpsim::cli {
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)), to_stdout_(path_.empty() || path_ == "-") {
-  if (to_stdout_) return;
+namespace {
+
+// /dev/null, a FIFO, a terminal: renaming a temporary file over one would replace the device.
+bool is_special_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  return !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) && !std::filesystem::is_directory(status);
+}
+
+}  // namespace
+
+OutputFile::OutputFile(std::string path)
+    : path_(std::move(path)), to_stdout_(path_.empty() || path_ == "-"), to_device_(!to_stdout_ && is_special_file(path_)) {
+  if (to_stdout_ || to_device_) return;
   temporary_ = path_ + ".partial";
   file_.open(temporary_, std::ios::binary | std::ios::trunc);
   if (!file_) throw InputError(SourceLocation{path_}, std::string("cannot write: ") + std::strerror(errno));
 }
 
 OutputFile::~OutputFile() {
-  if (!committed_ && !to_stdout_) {
+  if (!committed_ && !to_stdout_ && !to_device_) {
     file_.close();
     std::remove(temporary_.c_str());
   }
 }
 
 void OutputFile::write(const std::string& text) {
-  if (to_stdout_) {
+  if (to_stdout_ || to_device_) {
     held_ += text;
     return;
   }
@@ -36,6 +48,13 @@ void OutputFile::write(const std::string& text) {
 void OutputFile::commit() {
   if (to_stdout_) {
     std::cout << held_ << std::flush;
+    committed_ = true;
+    return;
+  }
+  if (to_device_) {
+    std::ofstream device(path_, std::ios::binary);
+    device << held_;
+    if (!device.flush()) throw InputError(SourceLocation{path_}, "cannot write: I/O error");
     committed_ = true;
     return;
   }

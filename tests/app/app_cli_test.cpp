@@ -79,6 +79,13 @@ TEST(AppCli, BadInputWritesNothing) {
   EXPECT_TRUE(fs::is_empty(dir));
 }
 
+TEST(AppCli, OutputToDevNullLeavesTheDevice) {
+  if (!fs::is_character_file("/dev/null")) GTEST_SKIP() << "no /dev/null device";
+  const Result r = run_warpsim("app " + kApp + " -o /dev/null");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));  // once renamed over by PATH.partial
+}
+
 TEST(AppCli, HelpNamesTheFormat) {
   const Result r = run_warpsim("app --help");
   EXPECT_EQ(r.status, 0);
