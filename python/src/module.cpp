@@ -74,6 +74,16 @@ std::pair<std::string, std::vector<std::string>> sweep(const std::string& suite,
   return {std::move(csv), std::move(summary.warnings)};
 }
 
+// `warpsim app --format json` as JSON text, and the warnings.
+std::pair<std::string, std::vector<std::string>> app(const std::string& path, int jobs) {
+  warpsim::AppRequest request;
+  request.app = path;
+  request.jobs = jobs;
+  nb::gil_scoped_release unlocked;
+  warpsim::AppResult result = warpsim::run_app(request);
+  return {dump(result.json), std::move(result.warnings)};
+}
+
 // warpsim::Error becomes warpsim.Error (python/warpsim/_error.py), built with its location so
 // Python code can read file/line/column. Imported when first needed: the package imports us.
 void translate_error(const std::exception_ptr& thrown, void*) {
@@ -102,4 +112,5 @@ NB_MODULE(_warpsim, m) {
         nb::arg("params"), nb::arg("kernel"), nb::arg("tp_us").none(), nb::arg("tm").none(),
         "`warpsim simulate --format json` as JSON text, and the warnings.");
   m.def("sweep", &sweep, nb::arg("suite"), nb::arg("jobs"), "`warpsim sweep SUITE --format csv` as CSV text, and the warnings.");
+  m.def("app", &app, nb::arg("path"), nb::arg("jobs"), "`warpsim app APP --format json` as JSON text, and the warnings.");
 }

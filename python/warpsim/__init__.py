@@ -1,7 +1,7 @@
-"""warpsim from Python: the ``core``, ``simulate`` and ``sweep`` commands as functions.
+"""warpsim from Python: the ``core``, ``simulate``, ``sweep`` and ``app`` commands as functions.
 
 The results are what the CLI writes: ``core`` and ``simulate`` return the dict of ``--format json``
-key for key, ``sweep`` a pandas DataFrame of the CSV. Bad input raises :class:`warpsim.Error`.
+key for key, ``sweep`` a pandas DataFrame of the CSV, ``app`` the dict of ``warpsim app --format json``. Bad input raises :class:`warpsim.Error`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import pandas
 
 __version__ = "0.1.0"  # the CMake project's version (pyproject.toml says the same)
-__all__ = ["Error", "core", "simulate", "sweep", "__version__"]
+__all__ = ["Error", "app", "core", "simulate", "sweep", "__version__"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 Dims = Union[int, str, Sequence[int]]
@@ -82,6 +82,14 @@ def _params(params: Optional[Mapping[Any, Any]]) -> list[tuple[str, str]]:
     return pairs
 
 
+def _jobs(jobs: Optional[int]) -> int:
+    """Worker threads as the CLI's -j takes them: None (0) for every core, else 1 .. 4096."""
+    count = 0 if jobs is None else _integer(jobs, "jobs")
+    if not 0 <= count <= 4096:
+        raise Error(f"jobs {count}: give None or 0 (every core) .. 4096")
+    return count
+
+
 def _warn(lines: Sequence[str]) -> None:
     """What the CLI prints as "warpsim: warning: ..." on stderr, as Python warnings."""
     for line in lines:
@@ -119,10 +127,7 @@ def sweep(suite: PathLike, jobs: Optional[int] = None) -> "pandas.DataFrame":
     """
     import pandas  # only sweep needs it: keep `import warpsim` light
 
-    count = 0 if jobs is None else _integer(jobs, "jobs")
-    if not 0 <= count <= 4096:
-        raise Error(f"jobs {count}: give None or 0 (every core) .. 4096")
-    text, notes = _warpsim.sweep(os.fspath(suite), count)
+    text, notes = _warpsim.sweep(os.fspath(suite), _jobs(jobs))
     _warn(notes)
     # The CSV's shortest decimals must read back as the exact doubles the CLI computed: pandas 3
     # parses them exactly by default (and deprecates float_precision); older pandas needs round_trip.
@@ -131,3 +136,14 @@ def sweep(suite: PathLike, jobs: Optional[int] = None) -> "pandas.DataFrame":
     # text even when a name looks like a number.
     return pandas.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""],
                            dtype={"gpu": str, "workload": str}, **exact)
+
+
+def app(path: PathLike, jobs: Optional[int] = None) -> dict[str, Any]:
+    """A whole application on 1..M GPUs: ``warpsim app PATH --format json [-j JOBS]`` (docs/apps.md).
+
+    Returns {"app", "rows": [{"gpu", "gpus", <axes>..., "total_us", "speedup", "steps": [...]}]};
+    ``jobs`` None uses every core for the kernel steps; the rows are the same for any value.
+    """
+    text, notes = _warpsim.app(os.fspath(path), _jobs(jobs))
+    _warn(notes)
+    return json.loads(text)

@@ -157,3 +157,23 @@ def test_wrong_types_raise_type_error():
 
 def test_version():
     assert warpsim.__version__ == "0.1.0"
+
+
+def test_app_is_the_cli_json(tmp_path):
+    app = ROOT / "workloads/apps/dwt_scaling.toml"
+    result = warpsim.app(app, jobs=2)
+    assert result == json.loads(cli("app", str(app), "--format", "json"))
+    assert [row["gpus"] for row in result["rows"]] == [1, 1, 2, 2, 4, 4, 8, 8]
+    row = result["rows"][5]
+    assert row["steps"][0]["time_us"] == 8.0 + 4194304.0 / 3000.0  # 16 MiB / 4 GPUs over 12/4 GB/s
+    assert row["total_us"] == sum(step["time_us"] for step in row["steps"])
+
+
+def test_app_errors_are_located(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('gpu = "rtx2080"\n[[step]]\ncpu_us = "2*Q"\n')
+    with pytest.raises(warpsim.Error) as caught:
+        warpsim.app(bad)
+    assert (caught.value.file, caught.value.line, caught.value.column) == (str(bad), 3, 11)
+    with pytest.raises(warpsim.Error):
+        warpsim.app(bad, jobs=-1)
