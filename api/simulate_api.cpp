@@ -2,6 +2,7 @@
 // `warpsim simulate` reports it.
 #include <algorithm>
 
+#include "api/launch_rejected.hpp"
 #include "api/ptx_lowering.hpp"
 #include "api/ptxas_registers.hpp"
 #include "api/views.hpp"
@@ -54,6 +55,8 @@ std::vector<const isa::Program*> first_core_package(const ptx::LoweredKernel& ke
 SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile& gpu, const sim::grid::Launch& launch,
                             sim::workload::TimingModel model, const gpus::CalibrationChoice& given,
                             const sim::core::CoreOptions& engine_options) {
+  // A launch that cannot run is refused before the lowering, which it would only slow down.
+  api::rejecting_launch([&] { sim::grid::validate_launch(gpu, launch); });
   std::vector<std::string> warnings;
   const ptx::LoweredKernel kernel =
       api::lower_ptx(request.program, request.grid, request.block, request.params, request.ptx, request.control, warnings);
@@ -62,8 +65,8 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   const api::Sourced registers = memory ? api::registers_per_thread(request.registers, request.ptxas, gpu, &request.program,
                                                                     kernel.ptx_name, nullptr)
                                         : api::Sourced{};
-  const sim::grid::Launch resident =
-      sim::workload::with_occupancy(gpu, launch, model, registers.value, kernel.static_shared_bytes);
+  const sim::grid::Launch resident = api::rejecting_launch(
+      [&] { return sim::workload::with_occupancy(gpu, launch, model, registers.value, kernel.static_shared_bytes); });
   const auto timing =
       sim::workload::time_lowered_kernel(gpu, resident, calibration.tp_us, calibration.tm, kernel, model, {}, engine_options);
   const sim::workload::LaunchEngine engine(gpu, resident, model, calibration.tm, engine_options);
@@ -104,6 +107,7 @@ SimulateResult simulate(const SimulateRequest& request) {
 
   const isa::Program program = api::load_bound_program(request.program, request.params);
   const gpus::Calibration calibration = gpus::resolve_calibration(gpu, program.name(), given, program.default_tm());
+  api::rejecting_launch([&] { sim::grid::validate_launch(gpu, launch); });
   const sim::workload::LaunchEngine engine(gpu, launch, model, calibration.tm, engine_options);
   const auto timing = sim::grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
     return sim::core::simulate_core(program, warps, calibration.tm, engine.options());

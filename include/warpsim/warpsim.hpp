@@ -160,6 +160,47 @@ LaunchPlan plan_launch(const std::string& gpu, std::int64_t total_threads);
 nlohmann::ordered_json to_json(const LaunchPlan& plan);
 std::string to_text(const LaunchPlan& plan);
 
+// ---- warpsim launch --search: the block size of least predicted time ----
+// Every multiple of the GPU's warp size up to its max_threads_per_block is a candidate: a 1-D
+// launch of ceil(N / T) blocks of T threads, simulated as `simulate` does. A size whose launch
+// cannot run (its grid above 2^31-1 blocks; under the memory-aware model an occupancy of no block
+// per SM, from the kernel's registers and shared memory) is listed with the reason and no time.
+struct BlockSearchRequest {
+  std::int64_t total_threads = 0;  // N
+  // The kernel, GPU and options of every simulation: program, gpu, tp_us, tm, params, model,
+  // max_instructions, ptx, registers, ptxas. Its grid and block are the candidates'; its
+  // timeline, trace and control are not used.
+  SimulateRequest simulation;
+  Control control;  // progress: block sizes simulated of all; cancel stops the run (ptx::Interrupted)
+};
+struct BlockCandidate {
+  std::int64_t threads = 0;  // per block
+  std::int64_t blocks = 0;
+  std::optional<double> time_us;  // T_k; nullopt when the launch cannot run (`reason`)
+  double cycles = 0;
+  std::int64_t active_blocks_per_sm = 0, active_warps_per_sm = 0;  // Algorithm 1's N_ab, and its warps
+  std::string reason;  // why the launch cannot run
+  bool best = false;
+};
+struct BlockSizeSearch {
+  std::string gpu, kernel;
+  std::int64_t total_threads = 0;
+  Model model = Model::memory;
+  std::optional<std::int64_t> registers_per_thread;  // PTX, memory model: what occupancy used
+  std::string registers_source;
+  std::int64_t static_shared_bytes = 0;
+  std::vector<BlockCandidate> candidates;  // by block size, ascending
+  std::size_t best = 0;                    // the fastest candidate; of equal times the smallest block
+  LaunchPlan algorithm3_plan;              // Algorithm 3's choice for N threads, for comparison,
+  BlockCandidate algorithm3;               // and its launch simulated the same way
+  std::vector<std::string> warnings;       // the lowerings', each once
+};
+// Throws Error for bad input, as simulate does, and when no candidate can run (the smallest one's reason).
+BlockSizeSearch search_block_size(const BlockSearchRequest& request);
+nlohmann::ordered_json to_json(const BlockSizeSearch& search);
+std::string to_text(const BlockSizeSearch& search);
+std::string to_csv(const BlockSizeSearch& search);  // one row per candidate, full precision
+
 // ---- warpsim predict: one point of a built-in DWT workload ----
 struct PredictRequest {
   std::string workload;  // dwt_matrix, dwt_lattice, dwt2d_matrix, dwt2d_lattice

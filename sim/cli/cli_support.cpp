@@ -90,8 +90,15 @@ std::int64_t parse_count_flag(const std::string& text, const std::string& flag) 
 }
 
 void add_program_options(po::options_description& options) {
+  options.add_options()("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx)");
+  add_run_options(options);
   options.add_options()
-      ("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx)")
+      ("timeline", po::value<std::string>(), "write the core package's per-warp timeline as SVG to FILE")
+      ("trace", po::value<std::string>(), "write its events as a Chrome trace (Perfetto) JSON to FILE");
+}
+
+void add_run_options(po::options_description& options) {
+  options.add_options()
       ("param", po::value<std::vector<std::string>>()->composing(),
        "NAME=VALUE (repeatable): a .kp `repeat NAME` count, or a PTX kernel parameter by position (0=...), PTX name "
        "or C++ name (nvcc -G builds only); see `warpsim lower --help`")
@@ -100,9 +107,7 @@ void add_program_options(po::options_description& options) {
       ("model", po::value<std::string>()->default_value("memory"),
        "memory: price annotated accesses from the GPU profile, barriers, occupancy (docs/model.md); paper: the paper's "
        "Algorithms 1-3 exactly (every global load costs t_m and its d_i; a program without annotations times the same "
-       "under both)")
-      ("timeline", po::value<std::string>(), "write the core package's per-warp timeline as SVG to FILE")
-      ("trace", po::value<std::string>(), "write its events as a Chrome trace (Perfetto) JSON to FILE");
+       "under both)");
 }
 
 std::vector<std::string> parameter_entries(const po::variables_map& values) {

@@ -48,6 +48,8 @@ std::int64_t parse_count_flag(const std::string& text, const std::string& flag);
 // Adds the options every program-running command takes: the positional PROGRAM, --param,
 // --max-instructions, --model, --timeline and --trace.
 void add_program_options(po::options_description& options);
+// Those without the program and the views: --param, --max-instructions and --model.
+void add_run_options(po::options_description& options);
 // --param NAME=VALUE pairs, in order.
 Parameters parameters(const po::variables_map& values);
 // --tp US and --tm CYCLES, when given.

@@ -25,7 +25,7 @@ const std::map<std::string, Subcommand>& subcommands() {
       {"core", {warpsim::cli::run_core, "T_c of one core package (Algorithm 2)"}},
       {"simulate", {warpsim::cli::run_simulate, "predict a kernel's time on a GPU for a launch (Algorithm 1)"}},
       {"lower", {warpsim::cli::run_lower, "lower PTX to per-warp kernel programs (.kp or JSON)"}},
-      {"launch", {warpsim::cli::run_launch, "the paper's launch heuristic for N threads (Algorithm 3)"}},
+      {"launch", {warpsim::cli::run_launch, "the paper's launch heuristic for N threads (Algorithm 3); --search: the fastest block size"}},
       {"plot", {warpsim::cli::run_plot, "draw sweep results as an SVG line chart (log axes)"}},
       {"predict", {warpsim::cli::run_predict, "predict one point of a named DWT workload (eq. 17, 18, 2D)"}},
       {"sweep", {warpsim::cli::run_sweep, "predict every point of a suite (GPUs x workloads x axes), in parallel"}},
