@@ -10,17 +10,6 @@
 namespace warpsim::gpus {
 namespace {
 
-// 1 for "d1" .. 64 for "d64"; 0 for any other key.
-std::size_t duration_index(std::string_view key) {
-  if (key.size() < 2 || key.size() > 3 || key[0] != 'd' || key[1] == '0') return 0;
-  std::size_t index = 0;
-  for (const char c : key.substr(1)) {
-    if (c < '0' || c > '9') return 0;
-    index = index * 10 + static_cast<std::size_t>(c - '0');
-  }
-  return index <= kMaxCalibratedDurations ? index : 0;
-}
-
 struct RequiredInteger {
   const char* key;
   std::int64_t Profile::*member;
@@ -187,6 +176,16 @@ const std::vector<FigureKey>& optional_figure_keys() {
       {"launch_overhead_us", "default t_p when no calibration gives one, microseconds", false},
   };
   return keys;
+}
+
+std::size_t duration_index(std::string_view key) {
+  if (key.size() < 2 || key.size() > 3 || key[0] != 'd' || key[1] == '0') return 0;
+  std::size_t index = 0;
+  for (const char c : key.substr(1)) {
+    if (c < '0' || c > '9') return 0;
+    index = index * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return index <= kMaxCalibratedDurations ? index : 0;
 }
 
 const Calibration* Profile::calibration(std::string_view kernel) const {

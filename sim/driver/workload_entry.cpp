@@ -69,20 +69,16 @@ workload::ModelOverrides read_calibration(const gpus::TomlReader& toml, const to
         if (*overrides.tp_us < 0) toml.fail(&value, name + " cannot be negative");
       } else if (key == "tm") {
         overrides.tm = isa::cycles_from_double(toml.number(value, name));
-      } else if (key.str().size() >= 2 && key.str()[0] == 'd') {
-        const std::int64_t index = std::stoll(std::string(key.str().substr(1)));
-        if (index < 1 || index > static_cast<std::int64_t>(gpus::kMaxCalibratedDurations)) throw std::invalid_argument("d1 .. d64");
+      } else if (const std::size_t index = gpus::duration_index(key.str()); index > 0) {
         const isa::Millicycles d = isa::cycles_from_double(toml.number(value, name));
         if (d <= 0) toml.fail(&value, name + " must be positive");
-        if (overrides.memory_durations.size() < static_cast<std::size_t>(index)) overrides.memory_durations.resize(static_cast<std::size_t>(index));
-        overrides.memory_durations[static_cast<std::size_t>(index - 1)] = d;
+        if (overrides.memory_durations.size() < index) overrides.memory_durations.resize(index);
+        overrides.memory_durations[index - 1] = d;
       } else {
         toml.fail(&value, "unknown key " + quote_for_message(key.str()) + " in calibration (expected section, tp_us, tm, d1 .. d64)");
       }
-    } catch (const std::invalid_argument& e) {
+    } catch (const std::invalid_argument& e) {  // cycles_from_double: more than three decimals
       toml.fail(&value, name + ": " + e.what());
-    } catch (const std::out_of_range&) {
-      toml.fail(&value, name + ": out of range");
     }
   }
   return overrides;

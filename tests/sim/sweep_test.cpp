@@ -231,6 +231,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { tm = -1 }\naxes = { K = [8], N = [64] }\n", 4, "calibration.tm"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { speed = 1 }\naxes = { K = [8], N = [64] }\n", 4, "unknown key 'speed' in calibration"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { d0 = 5 }\naxes = { K = [8], N = [64] }\n", 4, "d1 .. d64"},
+        // Once read with std::stoll, which took "d1x" as d1 and "d65" past the limit's message.
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { d1x = 5 }\naxes = { K = [8], N = [64] }\n", 4, "unknown key 'd1x' in calibration"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { \"d 1\" = 5 }\naxes = { K = [8], N = [64] }\n", 4, "unknown key 'd 1' in calibration"},
+        BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { d65 = 5 }\naxes = { K = [8], N = [64] }\n", 4, "d1 .. d64"},
         BadInput{WS_GPU "[[workload]]\nkp = \"../mtx_mul_vec/mtx_mul_vec.kp\"\nparam_names = { N = 0 }\n", 2,
                  "'kernel', 'params' and 'param_names' are for ptx workloads"},
         BadInput{WS_GPU "workload = 3\n", 2, "array of tables"}));

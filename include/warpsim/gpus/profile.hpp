@@ -89,6 +89,8 @@ struct CalibrationChoice {
 };
 
 inline constexpr std::size_t kMaxCalibratedDurations = 64;
+// 1 for the calibration key "d1" .. 64 for "d64"; 0 for any other key ("d01", "d1x", "d 1").
+std::size_t duration_index(std::string_view key);
 
 // t_p and t_m for `kernel` on `gpu`: the explicit choice first, then the profile's
 // [calibration.<kernel>], then (t_m only) the program's own default. Durations: the choice's
