@@ -1,9 +1,9 @@
 #include "api/views.hpp"
 
-#include <charconv>
 
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/isa/kp_format.hpp"
+#include "warpsim/isa/parameter_text.hpp"
 #include "warpsim/report/timeline.hpp"
 
 namespace warpsim::api {
@@ -46,16 +46,7 @@ isa::Program load_bound_program(const std::string& path, const Parameters& param
     throw InputError(SourceLocation{path}, "this command runs a .kp program; lower the PTX with `warpsim lower` "
                                            "(or predict it with `warpsim simulate`)");
   }
-  isa::ParameterValues values;
-  for (const auto& [name, text] : params) {
-    std::int64_t value = 0;
-    const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() || value < 0) {
-      throw InputError("--param " + name + " " + quote_for_message(text) + ": expected a non-negative whole number");
-    }
-    if (!values.emplace(name, value).second) throw InputError("--param " + name + " given twice");
-  }
-  return isa::load_kp_file(path).bind(values);
+  return isa::load_kp_file(path).bind(isa::parse_parameter_values(params));
 }
 
 }  // namespace warpsim::api

@@ -11,6 +11,7 @@
 
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
+#include "warpsim/isa/parameter_text.hpp"
 #include "sim/cli/output_file.hpp"
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/workload/timing_model.hpp"
@@ -54,12 +55,7 @@ std::vector<std::pair<std::string, std::string>> split_parameters(const std::vec
 }
 
 isa::ParameterValues parse_parameters(const std::vector<std::string>& entries) {
-  isa::ParameterValues values;
-  for (const auto& [name, text] : split_parameters(entries)) {
-    const std::int64_t value = parse_count_flag(text, "--param " + name);
-    if (!values.emplace(name, value).second) throw InputError("--param " + name + " given twice");
-  }
-  return values;
+  return isa::parse_parameter_values(split_parameters(entries));
 }
 
 isa::Millicycles parse_cycles_flag(const std::string& text, const std::string& flag) {
@@ -80,14 +76,7 @@ double parse_microseconds_flag(const std::string& text, const std::string& flag)
   return value;
 }
 
-std::int64_t parse_count_flag(const std::string& text, const std::string& flag) {
-  std::int64_t value = 0;
-  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec != std::errc() || result.ptr != text.data() + text.size() || value < 0) {
-    throw InputError(flag + " " + quote_for_message(text) + ": expected a non-negative whole number");
-  }
-  return value;
-}
+std::int64_t parse_count_flag(const std::string& text, const std::string& flag) { return isa::parse_count(text, flag); }
 
 void add_program_options(po::options_description& options) {
   options.add_options()("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx)");
