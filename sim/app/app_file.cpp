@@ -140,6 +140,8 @@ class AppParser {
         if (step.label.empty()) toml_.fail(&value, "name cannot be empty");
       } else if (k == "repeat") {
         step.repeat = expression(value, "repeat");
+      } else if (k == "overlap") {
+        read_overlap(step, value);
       } else if (k == "copy") {
         const std::string direction = toml_.text(value, k);
         if (direction != "h2d" && direction != "d2h") toml_.fail(&value, "copy must be \"h2d\" or \"d2h\"");
@@ -159,7 +161,7 @@ class AppParser {
       } else {
         toml_.fail(&value, "unknown key " + quote_for_message(k) +
                                " in [[step]] (expected one of copy (with bytes), workload, builtin, kp, ptx, broadcast, "
-                               "scatter, gather, allreduce, alltoall, cpu_us; and name, repeat)");
+                               "scatter, gather, allreduce, alltoall, cpu_us; and name, repeat, overlap)");
       }
     }
     if (!kind_node) toml_.fail(&node, "a [[step]] needs one of copy, workload (builtin, kp, ptx), broadcast, scatter, gather, allreduce, alltoall, cpu_us");
@@ -179,9 +181,10 @@ class AppParser {
     driver::EntryTable context;
     context.name = "[[step]]";
     context.builtin_alias = "workload";
-    context.more_keys = ", workload, repeat; params = { AXIS = EXPR } binds the workload's axes";
+    context.more_keys = ", workload, repeat, overlap; params = { AXIS = EXPR } binds the workload's axes";
     context.claim = [&](const std::string& key, const toml::node& value) {
       if (key == "repeat") step.repeat = expression(value, "repeat");
+      else if (key == "overlap") read_overlap(step, value);
       else if (key == "params" && value.is_table()) bindings = &value;
       else return false;
       return true;
@@ -218,6 +221,11 @@ class AppParser {
     });
     step.label = entry.model->name();
     step.kernel = driver::SuiteWorkload{std::move(entry.model), {}, std::move(entry.overrides)};
+  }
+
+  void read_overlap(Step& step, const toml::node& value) {
+    step.overlaps_previous = toml_.boolean(value, "overlap");
+    if (step.overlaps_previous && app_.steps.empty()) toml_.fail(&value, "the first step has no step before it to overlap");
   }
 
   // Labels name output columns: a given name must be unique; a default one gets _2, _3, ...

@@ -158,12 +158,18 @@ AppRun run_app(const App& app, const driver::SweepOptions& options) {
     row.axes.assign(point.begin() + 1, point.end());
     const gpus::SystemFigures figures = app.figures(*row.gpu);
     std::size_t kernel = 0;
+    double group_us = 0;  // the longest step of the current run of overlapping steps
     for (const Step& step : app.steps) {
       const bool is_kernel = step.kind == StepKind::kernel;
       const double us = is_kernel ? kernel_us[static_cast<std::size_t>(r) * kernels.size() + kernel++] : 0;
       row.steps.push_back(step_time(step, us, *row.gpu, figures, point));
-      row.total_us += row.steps.back().time_us;
+      if (!step.overlaps_previous) {
+        row.total_us += group_us;
+        group_us = 0;
+      }
+      group_us = std::max(group_us, row.steps.back().time_us);
     }
+    row.total_us += group_us;
   }
   const auto baseline_count = static_cast<std::int64_t>(std::find(rows.counts.begin(), rows.counts.end(), 1) - rows.counts.begin());
   const auto counts = static_cast<std::int64_t>(rows.counts.size());

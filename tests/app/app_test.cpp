@@ -106,6 +106,30 @@ repeat = "M"
   EXPECT_DOUBLE_EQ(row_at(r, 4).speedup, one / row_at(r, 4).total_us);
 }
 
+TEST(AppFormulas, OverlappingStepsCostTheirLongest) {
+  const App app = parse_app(kSystem + R"([[step]]
+cpu_us = 10
+[[step]]
+cpu_us = 30
+overlap = true
+[[step]]
+cpu_us = 5
+[[step]]
+cpu_us = 2
+overlap = true
+[[step]]
+name = "last"
+cpu_us = 7
+overlap = true
+)", "app.toml");
+  const AppRun r = run_app(app);
+  EXPECT_EQ(r.rows.at(0).total_us, 30.0 + 7.0);  // max(10, 30) + max(5, 2, 7)
+  EXPECT_EQ(r.rows[0].steps[1].time_us, 30.0);    // each step still reports its own time
+  const auto json = app_json(app, r);
+  EXPECT_EQ(json["rows"][0]["steps"][1]["overlap"], true);
+  EXPECT_FALSE(json["rows"][0]["steps"][0].contains("overlap"));
+}
+
 TEST(AppKernels, KernelStepIsTheWorkloadsPredictionOfEachShare) {
   const App app = parse_app(kSystem + R"(gpus = [1, 4]
 [axes]
@@ -201,6 +225,8 @@ TEST(AppErrors, MalformedAppsAreLocated) {
       {"gpu = \"rtx2080\"\n[[step]]\nbroadcast = 1\n", 2, 1, "step 'broadcast' needs network_gbs"},
       {"gpu = \"rtx2080\"\n[[step]]\ncpu_us = 1\nbytes = 2\n", 4, 9, "bytes is for copy steps"},
       {"gpu = \"rtx2080\"\n[[step]]\ncpu_us = -1\n", 3, 10, "cpu_us cannot be negative"},
+      {"gpu = \"rtx2080\"\n[[step]]\ncpu_us = 1\noverlap = true\n", 4, 11, "the first step has no step before it"},
+      {"gpu = \"rtx2080\"\n[[step]]\ncpu_us = 1\n[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8, N = 64 }\noverlap = 1\n", 7, 11, "overlap must be true or false"},
       {"gpu = \"rtx2080\"\n[[step]]\nname = \"a\"\ncpu_us = 1\n[[step]]\nname = \"a\"\ncpu_us = 1\n", 5, 1, "step name 'a' is used"},
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8 }\n", 2, 1, "workload 'dwt_matrix' needs axis 'N'"},
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8, N = 1, Z = 2 }\n", 4, 30, "params: workload 'dwt_matrix' has no axis 'Z'"},

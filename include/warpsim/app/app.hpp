@@ -34,6 +34,9 @@ struct Step {
   std::optional<workload::PointExpression> amount;
   std::optional<double> cpu_us;  // a CPU step's microseconds given as a number
   std::optional<workload::PointExpression> repeat;  // how many times the step runs (default once)
+  // `overlap = true`: runs at the same time as the step before it (another CUDA stream or copy
+  // engine), beyond seed 003's no-overlap sum: a run of such steps costs its longest member.
+  bool overlaps_previous = false;
   // Kernel steps: the workload, and each of its axes as an expression over the app's axes and M.
   driver::SuiteWorkload kernel;
   std::vector<std::pair<std::string, workload::PointExpression>> bindings;

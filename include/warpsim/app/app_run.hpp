@@ -22,7 +22,7 @@ struct AppRow {
   std::int64_t gpu_count = 1;          // M
   workload::Point axes;                // the app's axes, in order
   std::vector<StepTime> steps;         // one per app step
-  double total_us = 0;                 // the sum of the steps (no overlap)
+  double total_us = 0;                 // the sum of the steps; steps with `overlap` count their group's longest
   double speedup = 0;                  // total_us at M = 1 (same GPU and axes) over total_us
 };
 
