@@ -22,7 +22,8 @@ int run_app(const Args& args) {
         "warpsim app APP.toml [--format text|csv|json] [-o FILE] [--chart scaling.svg] [--jobs J]",
         "Predicts a whole application, a sequence of steps (host<->device copies, kernels, broadcast/scatter/gather/"
         "allreduce/alltoall between GPUs, CPU time), for each GPU count M of [system] gpus and each point of "
-        "[axes]. A row's total_us is the sum of its steps, with no overlap (seed 003, eq. 1); speedup is the "
+        "[axes]. A row's total_us is the sum of its steps, with no overlap (seed 003, eq. 1) unless a step says "
+        "overlap = true; speedup is the "
         "time on one GPU over the time on M. See docs/apps.md.",
         options);
   }
