@@ -190,6 +190,10 @@ class AppParser {
       return true;
     };
     driver::WorkloadEntry entry = driver::read_table_entry(toml_, node, context);
+    if (bindings && toml_.table(node, "[[step]]").contains("ptx")) {
+      toml_.fail(bindings, "a PTX kernel's params are a list, one expression per kernel parameter over the app's axes "
+                           "and M (params = [\"N/M\"]), as in suites");
+    }
     if (!entry.axes.axes.empty()) {
       toml_.fail(&node, "a step has no axes of its own (axes, launch.block = [...]): give them in the app's [axes]");
     }

@@ -231,6 +231,8 @@ TEST(AppErrors, MalformedAppsAreLocated) {
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8 }\n", 2, 1, "workload 'dwt_matrix' needs axis 'N'"},
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8, N = 1, Z = 2 }\n", 4, 30, "params: workload 'dwt_matrix' has no axis 'Z'"},
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_nope\"\n", 3, 12, "unknown workload"},
+      {"gpu = \"rtx2080\"\n[[step]]\nptx = \"workloads/saxpy/saxpy.ptx\"\nparams = { N = 64 }\nlaunch = { threads = 64 }\n", 4, 10,
+       "a PTX kernel's params are a list"},
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_matrix\"\ncolour = 1\n", 4, 10, "unknown key 'colour' in [[step]]"},
       {"gpu = \"rtx2080\"\n[axes]\nN = [1]\n[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8 }\naxes = { N = [2] }\n", 4, 1, "a step has no axes of its own"},
       // At a row: located at the expression's operator, naming the row.
