@@ -122,6 +122,11 @@ BlockSizeSearch search_block_size(const BlockSearchRequest& request) {
   search.algorithm3_plan = plan_launch(request.simulation.gpu, request.total_threads);
 
   SimulateRequest base = request.simulation;
+  if (base.program.empty()) {  // the paper's own kernel, the one Algorithm 3 was made for
+    base.program = kDefaultSearchProgram;
+    const bool has_k = std::any_of(base.params.begin(), base.params.end(), [](const auto& p) { return p.first == "K"; });
+    if (!has_k) base.params.emplace_back("K", std::to_string(kDefaultSearchFilterLength));
+  }
   base.timeline = base.trace = false;
   base.control = Control{nullptr, request.control.cancel};  // the search reports progress, not each lowering
 

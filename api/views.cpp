@@ -1,10 +1,13 @@
 #include "api/views.hpp"
 
 
+#include <filesystem>
+
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/isa/kp_format.hpp"
 #include "warpsim/isa/parameter_text.hpp"
 #include "warpsim/report/timeline.hpp"
+#include "warpsim/workload/named_workload.hpp"
 
 namespace warpsim::api {
 
@@ -45,6 +48,10 @@ isa::Program load_bound_program(const std::string& path, const Parameters& param
   if (path.ends_with(".ptx")) {
     throw InputError(SourceLocation{path}, "this command runs a .kp program; lower the PTX with `warpsim lower` "
                                            "(or predict it with `warpsim simulate`)");
+  }
+  // A built-in kernel program by name, unless a file of that name is there.
+  if (const isa::Program* builtin = sim::workload::builtin_kernel_program(path); builtin && !std::filesystem::exists(path)) {
+    return builtin->bind(isa::parse_parameter_values(params));
   }
   return isa::load_kp_file(path).bind(isa::parse_parameter_values(params));
 }

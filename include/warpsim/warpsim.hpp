@@ -58,7 +58,7 @@ struct Views {
 
 // ---- warpsim core: T_c of one core package (Algorithm 2) ----
 struct CoreRequest {
-  std::string program;                     // a .kp file
+  std::string program;                     // a .kp file, or a built-in kernel program: dwt_matrix, dwt_lattice
   std::int64_t warps = 1;                  // N_w
   std::optional<double> tm;                // cycles; default the program's `tm`, then the GPU's (memory model)
   Parameters params;
@@ -81,7 +81,7 @@ std::string to_text(const CoreResult& result);
 
 // ---- warpsim simulate: T_k of a kernel on a GPU for a launch (Algorithm 1) ----
 struct SimulateRequest {
-  std::string program;  // a .kp program or a .ptx kernel
+  std::string program;  // a .kp program or a .ptx kernel, or a built-in kernel program: dwt_matrix, dwt_lattice
   std::string gpu;      // profile id or path to a .toml
   Dim3 grid;            // blocks
   Dim3 block;           // threads per block
@@ -165,9 +165,13 @@ std::string to_text(const LaunchPlan& plan);
 // launch of ceil(N / T) blocks of T threads, simulated as `simulate` does. A size whose launch
 // cannot run (its grid above 2^31-1 blocks; under the memory-aware model an occupancy of no block
 // per SM, from the kernel's registers and shared memory) is listed with the reason and no time.
+// The kernel a search without a program times: the paper's matrix DWT (workloads/dwt/matrix.kp,
+// built in), K = 8 unless params give K.
+inline constexpr const char* kDefaultSearchProgram = "dwt_matrix";
+inline constexpr std::int64_t kDefaultSearchFilterLength = 8;
 struct BlockSearchRequest {
   std::int64_t total_threads = 0;  // N
-  // The kernel, GPU and options of every simulation: program, gpu, tp_us, tm, params, model,
+  // The kernel (empty program: kDefaultSearchProgram), GPU and options of every simulation: program, gpu, tp_us, tm, params, model,
   // max_instructions, ptx, registers, ptxas. Its grid and block are the candidates'; its
   // timeline, trace and control are not used.
   SimulateRequest simulation;

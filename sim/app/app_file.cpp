@@ -48,9 +48,9 @@ class AppParser {
     for (const toml::node& node : *tables) app_.steps.push_back(parse_step(node));
     check_axes_used();
     check_figures();
-    if (app_.row_count() > driver::kMaxSweepPoints) {
+    if (app_.row_count() > kMaxAppRows) {
       toml_.fail(nullptr, "the app has " + std::to_string(app_.row_count()) + " rows, above the limit of " +
-                              std::to_string(driver::kMaxSweepPoints));
+                              std::to_string(kMaxAppRows) + " (split it into smaller apps)");
     }
     return std::move(app_);
   }
@@ -190,7 +190,8 @@ class AppParser {
       return true;
     };
     driver::WorkloadEntry entry = driver::read_table_entry(toml_, node, context);
-    if (bindings && toml_.table(node, "[[step]]").contains("ptx")) {
+    const bool ptx = toml_.table(node, "[[step]]").contains("ptx");
+    if (bindings && ptx) {
       toml_.fail(bindings, "a PTX kernel's params are a list, one expression per kernel parameter over the app's axes "
                            "and M (params = [\"N/M\"]), as in suites");
     }
@@ -213,8 +214,11 @@ class AppParser {
     for (const std::string& axis : model_axes) {
       if (bound.contains(axis)) continue;
       if (axis != kGpuCount && !axes_.axes.contains(axis)) {
-        toml_.fail(&node, "workload " + quote_for_message(entry.model->name()) + " needs axis " + quote_for_message(axis) +
-                              ": bind it in params = { " + axis + " = ... } or give it in [axes]");
+        const std::string what = "workload " + quote_for_message(entry.model->name()) + " needs axis " + quote_for_message(axis);
+        const std::string fix = ptx ? "give it in [axes]" : "bind it in params = { " + axis + " = ... } or give it in [axes]";
+        const auto read = entry.axis_reads.find(axis);  // where a launch or params expression reads it
+        if (read == entry.axis_reads.end()) toml_.fail(&node, what + ": " + fix);
+        throw InputError(read->second.at, what + " (read by " + quote_for_message(read->second.expression) + "): " + fix);
       }
       step.bindings.emplace_back(axis, workload::PointExpression(axis, step.at, "axis"));
       read_axes_.insert(axis);

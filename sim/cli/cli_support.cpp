@@ -79,7 +79,7 @@ double parse_microseconds_flag(const std::string& text, const std::string& flag)
 std::int64_t parse_count_flag(const std::string& text, const std::string& flag) { return isa::parse_count(text, flag); }
 
 void add_program_options(po::options_description& options) {
-  options.add_options()("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx)");
+  options.add_options()("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx); or a built-in kernel program: dwt_matrix, dwt_lattice");
   add_run_options(options);
   options.add_options()
       ("timeline", po::value<std::string>(), "write the core package's per-warp timeline as SVG to FILE")

@@ -10,7 +10,7 @@ namespace {
 // The options of the block-size search: a PROGRAM and how to simulate it.
 po::options_description search_options() {
   po::options_description options("Block-size search (with --search)");
-  options.add_options()("program", po::value<std::string>(), "kernel program (.kp) or kernel in PTX (.ptx) to simulate");
+  options.add_options()("program", po::value<std::string>(), "kernel program (.kp) or kernel in PTX (.ptx) to simulate (default: the paper's matrix DWT, dwt_matrix, K = 8)");
   add_run_options(options);
   options.add_options()
       ("tp", po::value<std::string>(), "t_p in microseconds (default: the profile's [calibration.<kernel>])")
@@ -37,16 +37,13 @@ void refuse_without_search(const po::variables_map& v, const po::options_descrip
 }
 
 int run_search(const po::variables_map& v) {
-  if (!v.count("program")) {
-    throw InputError("--search needs a PROGRAM (.kp) or KERNEL (.ptx) to simulate at each block size");
-  }
   const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
   const std::string format =
       output_format(v, {{{".json", "json"}, {".csv", "csv"}, {".txt", "text"}}, "json", {"json", "text", "csv"}});
   BlockSearchRequest request;
   request.total_threads = parse_count_flag(v["threads"].as<std::string>(), "--threads");
   SimulateRequest& simulation = request.simulation;
-  simulation.program = v["program"].as<std::string>();
+  if (v.count("program")) simulation.program = v["program"].as<std::string>();  // else the paper's matrix DWT
   simulation.gpu = v["gpu"].as<std::string>();
   simulation.tp_us = tp_flag(v);
   simulation.tm = tm_flag(v);
@@ -84,13 +81,15 @@ int run_launch(const Args& args) {
   if (line.help) {
     return print_help(
         "warpsim launch --gpu ID --threads N [--format json|text]\n"
-        "       warpsim launch --gpu ID --threads N --search PROGRAM.kp|KERNEL.ptx [--param K=V]... [--kernel NAME]\n"
+        "       warpsim launch --gpu ID --threads N --search [PROGRAM.kp|KERNEL.ptx] [--param K=V]... [--kernel NAME]\n"
         "                      [--regs R] [--model memory|paper] [--tp US] [--tm C] [--format json|text|csv] [-o FILE]",
         "N_bt*: the paper's launch heuristic (Algorithm 3) for N threads.\n"
         "With --search: simulates PROGRAM (as `warpsim simulate` does) at every block size T that is a multiple of\n"
         "the GPU's warp size up to its max_threads_per_block, each a 1-D launch of ceil(N / T) blocks, lists each\n"
         "with its predicted time, or why the launch cannot run (occupancy: registers, shared memory; the grid\n"
-        "limit), marks the fastest (of equal times the smallest block) and compares Algorithm 3's choice.",
+        "limit), marks the fastest (of equal times the smallest block) and compares Algorithm 3's choice.\n"
+        "Without PROGRAM it times the paper's matrix DWT kernel (dwt_matrix, K = 8 unless --param K=...), the\n"
+        "kernel Algorithm 3 was made for. PROGRAM may also name a built-in kernel program: dwt_matrix, dwt_lattice.",
         options);
   }
   const auto& v = line.values;

@@ -49,6 +49,13 @@ const NamedWorkload& find_workload(std::string_view name) {
   throw InputError("unknown workload " + quote_for_message(name) + " (known: " + known + ")");
 }
 
+const isa::Program* builtin_kernel_program(std::string_view kernel) {
+  for (const NamedWorkload& workload : kWorkloads) {
+    if (workload.kernel == kernel) return &parsed_program(workload.program_file);
+  }
+  return nullptr;
+}
+
 isa::Program workload_program(const NamedWorkload& workload, std::int64_t K) {
   const isa::Program& program = parsed_program(workload.program_file);
   isa::ParameterValues values;

@@ -195,6 +195,19 @@ TEST(AppOutputs, JsonCsvAndChart) {
   EXPECT_NE(svg.find("ideal (M)"), std::string::npos);
 }
 
+TEST(AppErrors, RowLimitIsAMillion) {
+  const auto app = [](int to) {
+    return "gpu = \"rtx2080\"\n[system]\ngpus = [1, 2]\n[axes]\nN = { from = 1, to = " + std::to_string(to) + " }\n[[step]]\ncpu_us = \"N\"\n";
+  };
+  EXPECT_EQ(parse_app(app(500000), "app.toml").row_count(), kMaxAppRows);
+  try {
+    parse_app(app(500001), "app.toml");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "the app has 1000002 rows, above the limit of 1000000 (split it into smaller apps)");
+  }
+}
+
 // Each malformed app: the error's file, line and column, and the start of its message.
 struct BadApp {
   std::string text;
@@ -231,6 +244,8 @@ TEST(AppErrors, MalformedAppsAreLocated) {
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8 }\n", 2, 1, "workload 'dwt_matrix' needs axis 'N'"},
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8, N = 1, Z = 2 }\n", 4, 30, "params: workload 'dwt_matrix' has no axis 'Z'"},
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_nope\"\n", 3, 12, "unknown workload"},
+      {"gpu = \"rtx2080\"\n[[step]]\nptx = \"workloads/saxpy/saxpy.ptx\"\nparams = [\"Q/M\"]\nlaunch = { threads = 64 }\n", 4, 12,
+       "workload 'saxpy' needs axis 'Q' (read by 'Q/M'): give it in [axes]"},
       {"gpu = \"rtx2080\"\n[[step]]\nptx = \"workloads/saxpy/saxpy.ptx\"\nparams = { N = 64 }\nlaunch = { threads = 64 }\n", 4, 10,
        "a PTX kernel's params are a list"},
       {"gpu = \"rtx2080\"\n[[step]]\nworkload = \"dwt_matrix\"\ncolour = 1\n", 4, 10, "unknown key 'colour' in [[step]]"},

@@ -66,6 +66,19 @@ TEST(LaunchSearchCli, KpTimesEqualSimulateAndTheMinimumIsBest) {
             run_json("simulate " + program + " --gpu rtx2080 --grid 68 --block 61")["time_us"]);
 }
 
+TEST(LaunchSearchCli, WithoutAProgramTheBuiltInMatrixDwtIsTimed) {
+  // The form, `launch --gpu G --threads N --search`: the paper's matrix DWT at K = 8, the
+  // same as the committed workloads/dwt/matrix.kp and as `simulate dwt_matrix` (the built-in).
+  const nlohmann::json plain = run_json("launch --gpu rtx2080 --threads 4096 --search");
+  const nlohmann::json file = run_json("launch --gpu rtx2080 --threads 4096 --search workloads/dwt/matrix.kp --param K=8");
+  EXPECT_EQ(plain, file);
+  EXPECT_EQ(plain["kernel"], "dwt_matrix");
+  expect_simulate_agrees("dwt_matrix --param K=8", plain["candidates"][5]);
+  const nlohmann::json k14 = run_json("launch --gpu rtx2080 --threads 4096 --search --param K=14");
+  EXPECT_EQ(k14, run_json("launch --gpu rtx2080 --threads 4096 --search workloads/dwt/matrix.kp --param K=14"));
+  EXPECT_NE(k14["best"]["time_us"], plain["best"]["time_us"]);
+}
+
 TEST(LaunchSearchCli, PtxLargeBlocksRuledOutByRegisters) {
   // 255 registers a thread: 8192 a warp of the 65536 of an rtx2080 SM, so at most 256 threads.
   const std::string program = "workloads/mtx_mul_vec/mtx_mul_vec.ptx --param 0=4096 --regs 255";
@@ -142,7 +155,7 @@ TEST(LaunchSearchCli, WithoutSearchTheLaunchIsUnchanged) {
   EXPECT_EQ(r.out, "68 blocks x 61 threads (Algorithm 3, rule 3, rtx2080)\n");
   const Result help = run_warpsim("launch --help");
   ASSERT_EQ(help.status, 0);
-  EXPECT_NE(help.out.find("--search PROGRAM.kp|KERNEL.ptx"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--search [PROGRAM.kp|KERNEL.ptx]"), std::string::npos) << help.out;
 }
 
 }  // namespace

@@ -21,6 +21,8 @@ namespace warpsim::sim::app {
 // The variable every app expression may read besides the axes: the number of GPUs.
 inline constexpr std::string_view kGpuCount = "M";
 inline constexpr std::int64_t kMaxGpuCount = 1 << 20;
+// Rows (GPUs x counts x axis points) an app may have: they are held in memory with their steps.
+inline constexpr std::int64_t kMaxAppRows = 1'000'000;
 
 enum class StepKind { h2d, d2h, kernel, broadcast, scatter, gather, allreduce, alltoall, cpu };
 // "h2d", "kernel", ...: the `kind` of outputs.
@@ -58,7 +60,7 @@ struct App {
 };
 
 // Throws InputError at the file's line and column for unknown keys, bad values, expressions
-// over unknown axes, steps whose figures no table gives, and more than kMaxSweepPoints rows.
+// over unknown axes, steps whose figures no table gives, and more than kMaxAppRows rows.
 App parse_app(std::string_view toml_text, const std::string& source);
 App load_app(const std::string& path);
 

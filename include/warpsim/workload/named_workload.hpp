@@ -35,6 +35,10 @@ struct DwtPoint {
 };
 
 
+// The paper's kernel programs by kernel name ("dwt_matrix", "dwt_lattice": workloads/dwt/*.kp,
+// embedded), unbound; nullptr for any other name.
+const isa::Program* builtin_kernel_program(std::string_view kernel);
+
 // The bound kernel program of a workload at point K (the .kp program, parsed once).
 isa::Program workload_program(const NamedWorkload& workload, std::int64_t K);
 
