@@ -86,6 +86,18 @@ TEST(AppCli, OutputToDevNullLeavesTheDevice) {
   EXPECT_TRUE(fs::is_character_file("/dev/null"));  // once renamed over by PATH.partial
 }
 
+TEST(AppCli, EveryBundledAppRuns) {
+  std::size_t apps = 0;
+  for (const auto& entry : fs::directory_iterator(kSourceDir + "/workloads/apps")) {
+    const std::string path = "workloads/apps/" + entry.path().filename().string();
+    const Result r = run_warpsim("app " + path + " --format json");
+    EXPECT_EQ(r.status, 0) << path << "\n" << r.err;
+    EXPECT_EQ(r.err, "") << path;  // no warning either
+    ++apps;
+  }
+  EXPECT_GE(apps, 4u);
+}
+
 TEST(AppCli, HelpNamesTheFormat) {
   const Result r = run_warpsim("app --help");
   EXPECT_EQ(r.status, 0);
