@@ -42,17 +42,7 @@ int run_search(const po::variables_map& v) {
       output_format(v, {{{".json", "json"}, {".csv", "csv"}, {".txt", "text"}}, "json", {"json", "text", "csv"}});
   BlockSearchRequest request;
   request.total_threads = parse_count_flag(v["threads"].as<std::string>(), "--threads");
-  SimulateRequest& simulation = request.simulation;
-  if (v.count("program")) simulation.program = v["program"].as<std::string>();  // else the paper's matrix DWT
-  simulation.gpu = v["gpu"].as<std::string>();
-  simulation.tp_us = tp_flag(v);
-  simulation.tm = tm_flag(v);
-  simulation.params = parameters(v);
-  simulation.model = model_flag(v);
-  simulation.max_instructions = max_instructions(v);
-  simulation.ptx = ptx_options(v);
-  if (v.count("regs")) simulation.registers = parse_count_flag(v["regs"].as<std::string>(), "--regs");
-  simulation.ptxas = v["ptxas"].as<std::string>();
+  request.simulation = simulation_request(v);  // no PROGRAM: the paper's matrix DWT
   const BlockSizeSearch search = [&] {
     ProgressLine progress("block sizes", true);  // a search over a PTX kernel can take a while
     request.control = progress_control(progress);

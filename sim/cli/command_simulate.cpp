@@ -30,19 +30,9 @@ int run_simulate(const Args& args) {
   }
   const auto& v = line.values;
   const std::string format = output_format(v, {{}, "json", {"json", "text"}});
-  SimulateRequest request;
-  request.program = v["program"].as<std::string>();
-  request.gpu = v["gpu"].as<std::string>();
+  SimulateRequest request = simulation_request(v);
   request.grid = dimensions_flag(v, "grid");
   request.block = dimensions_flag(v, "block");
-  request.tp_us = tp_flag(v);
-  request.tm = tm_flag(v);
-  request.params = parameters(v);
-  request.model = model_flag(v);
-  request.max_instructions = max_instructions(v);
-  request.ptx = ptx_options(v);
-  if (v.count("regs")) request.registers = parse_count_flag(v["regs"].as<std::string>(), "--regs");
-  request.ptxas = v["ptxas"].as<std::string>();
   request.timeline = v.count("timeline") > 0;
   request.trace = v.count("trace") > 0;
   const SimulateResult result = [&] {

@@ -36,4 +36,19 @@ PtxOptions ptx_options(const po::variables_map& v) {
   return options;
 }
 
+SimulateRequest simulation_request(const po::variables_map& values) {
+  SimulateRequest request;
+  if (values.count("program")) request.program = values["program"].as<std::string>();
+  request.gpu = values["gpu"].as<std::string>();
+  request.tp_us = tp_flag(values);
+  request.tm = tm_flag(values);
+  request.params = parameters(values);
+  request.model = model_flag(values);
+  request.max_instructions = max_instructions(values);
+  request.ptx = ptx_options(values);
+  if (values.count("regs")) request.registers = parse_count_flag(values["regs"].as<std::string>(), "--regs");
+  request.ptxas = values["ptxas"].as<std::string>();
+  return request;
+}
+
 }  // namespace warpsim::cli

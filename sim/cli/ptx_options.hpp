@@ -1,4 +1,5 @@
-// The PTX frontend's options of the commands that take PTX (simulate, lower, occupancy).
+// The PTX frontend's options of the commands that take PTX (simulate, lower, occupancy), and the
+// simulation options simulate and launch --search share.
 #pragma once
 
 #include <string>
@@ -13,5 +14,9 @@ bool is_ptx_path(const std::string& path);
 void add_ptx_options(po::options_description& options);
 // Those options as the facade takes them.
 PtxOptions ptx_options(const po::variables_map& values);
+
+// The simulation the options describe, without its launch: PROGRAM (when given), --gpu, --tp,
+// --tm, --param, --model, --max-instructions, the PTX options, --regs and --ptxas.
+SimulateRequest simulation_request(const po::variables_map& values);
 
 }  // namespace warpsim::cli

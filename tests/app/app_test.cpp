@@ -27,6 +27,7 @@ network_gbs = 0.125
 network_latency_us = 50.0
 )";
 
+// The rows' times only: their `gpu` points into the app, gone when this returns.
 AppRun run(const std::string& text) { return run_app(parse_app(text, "app.toml")); }
 
 const AppRow& row_at(const AppRun& run, std::int64_t gpus, std::int64_t n = -1) {
@@ -149,10 +150,11 @@ params = { K = 8, N = "N/M" }
 }
 
 TEST(AppKernels, AxesOfTheWorkloadComeFromTheAppWhenNotBound) {
-  const AppRun r = run(kSystem + "[axes]\nK = [8]\nN = [4096]\n[[step]]\nworkload = \"dwt_lattice\"\n");
+  const App app = parse_app(kSystem + "[axes]\nK = [8]\nN = [4096]\n[[step]]\nworkload = \"dwt_lattice\"\n", "app.toml");
+  const AppRun r = run_app(app);  // its rows point at the app's GPUs: the app outlives them
   const sim::workload::NamedWorkloadModel model(sim::workload::find_workload("dwt_lattice"));
   sim::workload::CoreTimeCache cache;
-  EXPECT_EQ(r.rows.at(0).total_us, model.predict(*r.rows[0].gpu, {{"K", 8}, {"N", 4096}}, {}, cache).time_us);
+  EXPECT_EQ(r.rows.at(0).total_us, model.predict(app.gpus[0], {{"K", 8}, {"N", 4096}}, {}, cache).time_us);
 }
 
 TEST(AppSystem, ProfileHostTableFillsWhatTheAppLeavesOut) {

@@ -18,7 +18,7 @@ struct StepTime {
 };
 
 struct AppRow {
-  const gpus::Profile* gpu = nullptr;
+  const gpus::Profile* gpu = nullptr;  // one of the App's: the App must outlive the rows
   std::int64_t gpu_count = 1;          // M
   workload::Point axes;                // the app's axes, in order
   std::vector<StepTime> steps;         // one per app step
