@@ -1,7 +1,6 @@
 #include "warpsim/app/app_run.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace warpsim::sim::app {
 namespace {
