@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "warpsim/app/app.hpp"
@@ -39,6 +40,7 @@ class AppParser {
       else toml_.fail(&node, "unknown key " + quote_for_message(key.str()) + " (expected name, description, gpu, [system], [axes], [[step]])");
     }
     if (!gpu) toml_.fail(nullptr, "the app names no GPU (gpu = \"rtx2080\", or a list)");
+    if (app_.name.empty()) app_.name = std::filesystem::path(app_.source).stem().string();
     parse_gpus(*gpu);
     if (app_.gpu_counts.empty()) app_.gpu_counts = {1};
     order_axes();

@@ -1,6 +1,7 @@
 #include "warpsim/app/app_run.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace warpsim::sim::app {
 namespace {
@@ -174,8 +175,10 @@ AppRun run_app(const App& app, const driver::SweepOptions& options) {
   const auto counts = static_cast<std::int64_t>(rows.counts.size());
   for (std::int64_t r = 0; r < rows.total(); ++r) {
     const std::int64_t gpu = r / rows.points / counts, axes = r % rows.points;
-    all[static_cast<std::size_t>(r)].speedup =
-        all[static_cast<std::size_t>((gpu * counts + baseline_count) * rows.points + axes)].total_us / all[static_cast<std::size_t>(r)].total_us;
+    const double baseline = all[static_cast<std::size_t>((gpu * counts + baseline_count) * rows.points + axes)].total_us;
+    AppRow& row = all[static_cast<std::size_t>(r)];
+    // Nothing done either way has no speed-up (0 / 0 would print as -nan).
+    row.speedup = baseline == 0 && row.total_us == 0 ? std::numeric_limits<double>::quiet_NaN() : baseline / row.total_us;
   }
   for (std::int64_t r = 0; r < rows.total(); ++r) {
     const bool added_baseline = !baseline_listed && r / rows.points % counts == baseline_count;

@@ -2,6 +2,7 @@
 // to the workload's own prediction, the speed-up, and located errors for malformed app files.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -69,6 +70,7 @@ alltoall = 16000
 scatter = 4000
 )");
   EXPECT_EQ(row_at(r, 1).total_us, 0.0);  // one GPU: nothing to send
+  EXPECT_TRUE(std::isnan(row_at(r, 1).speedup));  // 0 us over 0 us: null in JSON
   EXPECT_EQ(row_at(r, 2).steps[0].time_us, 1 * (50 + 2048 / 125.0));
   EXPECT_DOUBLE_EQ(row_at(r, 8).steps[0].time_us, 346.608);     // 3 rounds x (50 + 8192 B / 125 B/us)
   EXPECT_DOUBLE_EQ(row_at(r, 5).steps[0].time_us, 3 * 90.96);   // ceil(log2 5) = 3 rounds of 5120 B
@@ -192,6 +194,7 @@ TEST(AppOutputs, JsonCsvAndChart) {
   const std::string csv = app_csv(app, r);
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "gpu,gpus,N,h2d_us,total_us,speedup");
   EXPECT_NE(csv.find("rtx2080,2,1000," + sim::report::shortest(8.0 + 500.0 / 6000.0)), std::string::npos);
+  EXPECT_EQ(parse_app(kSystem + "[[step]]\ncpu_us = 1\n", "dir/my-app.toml").name, "my-app");  // no name: the file's
   const std::string svg = scaling_chart_svg(app, r);
   EXPECT_NE(svg.find("speed-up"), std::string::npos);
   EXPECT_NE(svg.find("ideal (M)"), std::string::npos);

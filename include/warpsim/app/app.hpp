@@ -46,7 +46,7 @@ struct Step {
 
 struct App {
   std::string source;
-  std::string name;
+  std::string name;  // `name`, else the file's stem
   std::string description;
   std::vector<gpus::Profile> gpus;      // `gpu`: one profile or a list to compare
   gpus::SystemFigures system;           // [system]; each GPU's [host] fills what it leaves out
