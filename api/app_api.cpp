@@ -6,7 +6,10 @@ namespace warpsim {
 
 AppResult run_app(const AppRequest& request) {
   if (request.jobs < 0 || request.jobs > 4096) throw InputError("--jobs " + std::to_string(request.jobs) + ": give 0 (every core) .. 4096");
-  const sim::app::App app = sim::app::load_app(request.app);
+  sim::app::App app = sim::app::load_app(request.app);
+  if (request.model) {
+    for (sim::app::Step& step : app.steps) step.kernel.overrides.model = *request.model;
+  }
   sim::driver::SweepOptions options;
   options.jobs = request.jobs;
   options.stop = request.control.cancel;

@@ -74,8 +74,8 @@ CalibrateResult calibrate(const CalibrateRequest& request) {
   setup_options.section = request.section;
   setup_options.tp_us = request.tp_us;
   if (request.tm) setup_options.tm = api::exact_cycles(*request.tm, "--tm");
-  const cal::Setup setup =
-      cal::set_up_calibration(*model, gpu, std::move(data), cal::program_defaults(*model), setup_options);
+  cal::Setup setup = cal::set_up_calibration(*model, gpu, std::move(data), cal::program_defaults(*model), setup_options);
+  setup.problem.timing_model = request.model;
   cal::CalibrateOptions calibrate_options;
   calibrate_options.max_evaluations = request.max_evaluations;
   const cal::CalibrationResult result = cal::calibrate(setup.problem, calibrate_options);

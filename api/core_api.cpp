@@ -7,7 +7,7 @@
 #include "warpsim/grid/memory_defaults.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/warpsim.hpp"
-#include "warpsim/workload/timing_model.hpp"
+#include "warpsim/workload/model_spec.hpp"
 
 namespace warpsim {
 
@@ -18,8 +18,8 @@ CoreResult run_core(const CoreRequest& request) {
                      std::to_string(sim::core::kMaxWarpsPerCorePackage) + " warps");
   }
   const isa::Program program = api::load_bound_program(request.program, request.params);
-  const sim::workload::TimingModel model = api::timing_model(request.model);
-  const bool priced = model == sim::workload::TimingModel::memory && program.has_memory_annotations();
+  const Model model = request.model;
+  const bool priced = model == Model::memory && program.has_memory_annotations();
   if (priced && !request.gpu) {
     throw InputError(program.source() + ": the program has memory annotations: give --gpu ID for their prices, or "
                      "--model paper");
@@ -39,13 +39,13 @@ CoreResult run_core(const CoreRequest& request) {
   // One core package of a GPU whose every SM runs blocks of `block_warps` warps.
   const std::int64_t block_warps = request.block_warps.value_or(warps);
   if (block_warps < 1 || block_warps > warps) throw InputError("--block-warps must be in [1, --warps]");
-  std::optional<sim::workload::LaunchEngine> engine;
+  std::optional<sim::workload::ModelSpec> spec;
   sim::core::CoreOptions engine_options = api::core_options(request.max_instructions);
   if (priced) {
     const sim::grid::Launch launch{gpu->sm_count, block_warps * 32};
-    engine.emplace(*gpu, launch, model, tm, engine_options);
-    engine_options = engine->options();
-    engine_options.barriers = sim::core::BarrierLayout{1, block_warps};
+    spec.emplace(sim::workload::make_model_spec(model, *gpu, launch, tm, true, engine_options.max_warp_instructions));
+    engine_options = spec->core_options();
+    engine_options.barriers = sim::core::BarrierLayout{1, block_warps};  // the one package shown holds whole blocks
   }
   CoreResult result;
   result.kernel = program.name();

@@ -6,10 +6,10 @@
 #include <optional>
 #include <utility>
 
-#include "api/launch_rejected.hpp"
 #include "api/views.hpp"
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/grid/launch.hpp"
+#include "warpsim/grid/launch_rejected.hpp"
 #include "warpsim/ptx/emulator.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/report/text_table.hpp"
@@ -37,7 +37,7 @@ std::optional<std::string> rejection(const gpus::Profile& gpu, const KernelResou
   try {
     const sim::grid::Launch launch{blocks, threads};
     sim::grid::validate_launch(gpu, launch);
-    sim::workload::with_occupancy(gpu, launch, sim::workload::TimingModel::memory, kernel.registers_per_thread,
+    sim::workload::with_occupancy(gpu, launch, Model::memory, kernel.registers_per_thread,
                                   kernel.static_shared_bytes);
   } catch (const InputError& error) {
     return error.describe();
@@ -68,7 +68,7 @@ Simulated simulate_launch(SimulateRequest request, std::int64_t blocks, std::int
       resources = KernelResources{*result.ptx->registers_per_thread, result.ptx->static_shared_bytes};
     }
     out.result = std::move(result);
-  } catch (const api::LaunchRejected& rejected) {
+  } catch (const sim::grid::LaunchRejected& rejected) {
     out.candidate.reason = rejected.describe();
   }
   return out;
@@ -194,7 +194,7 @@ nlohmann::ordered_json to_json(const BlockSizeSearch& s) {
   out["gpu"] = s.gpu;
   out["kernel"] = s.kernel;
   out["total_threads"] = s.total_threads;
-  out["model"] = sim::workload::to_string(api::timing_model(s.model));
+  out["model"] = to_string(s.model);
   if (s.registers_per_thread) {
     out["registers_per_thread"] = *s.registers_per_thread;
     out["registers_source"] = s.registers_source;
@@ -230,7 +230,7 @@ nlohmann::ordered_json to_json(const BlockSizeSearch& s) {
 
 std::string to_text(const BlockSizeSearch& s) {
   std::string text = "block sizes for " + s.kernel + " on " + s.gpu + ", N = " + std::to_string(s.total_threads) +
-                     " threads, " + sim::workload::to_string(api::timing_model(s.model)) + " model";
+                     " threads, " + to_string(s.model) + " model";
   if (s.registers_per_thread) {
     text += ", registers per thread " + std::to_string(*s.registers_per_thread) + " (" + s.registers_source +
             "), static shared memory " + std::to_string(s.static_shared_bytes) + " bytes";

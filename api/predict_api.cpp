@@ -16,7 +16,11 @@ PredictResult predict(const PredictRequest& request) {
   std::optional<isa::Millicycles> tm;
   if (request.tm) tm = api::exact_cycles(*request.tm, "--tm");
   sim::workload::CoreTimeCache cache;
-  row.prediction = model.predict(gpu, row.point, {request.tp_us, tm, {}, {}}, cache);
+  sim::workload::ModelOverrides overrides;
+  overrides.tp_us = request.tp_us;
+  overrides.tm = tm;
+  overrides.model = request.model;
+  row.prediction = model.predict(gpu, row.point, overrides, cache);
   const std::vector<std::string> axes{"K", "N"};
   return {sim::report::sweep_row_json(row, axes), sim::report::render_sweep({row}, sim::report::SweepFormat::text, axes)};
 }

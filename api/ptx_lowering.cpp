@@ -121,8 +121,8 @@ isa::Millicycles exact_cycles(double cycles, const std::string& what) {
   }
 }
 
-ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,
-                             const PtxOptions& given, const Control& control, std::vector<std::string>& warnings) {
+ptx::LoweringOptions lowering_options(Dim3 grid, Dim3 block, const Parameters& params, const PtxOptions& given,
+                                      const Control& control) {
   ptx::LoweringOptions options;
   options.grid = dim3(grid);
   options.block = dim3(block);
@@ -140,9 +140,15 @@ ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, con
     if (*into <= 0) throw InputError(std::string(flag) + " must be positive");
   }
   options.emulate_all = given.emulate_all;
-  const ptx::Module module = ptx::load_ptx_file(path);
   options.cancel = control.cancel;
   options.progress = control.progress;
+  return options;
+}
+
+ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,
+                             const PtxOptions& given, const Control& control, std::vector<std::string>& warnings) {
+  const ptx::LoweringOptions options = lowering_options(grid, block, params, given, control);
+  const ptx::Module module = ptx::load_ptx_file(path);
   ptx::LoweredKernel kernel = ptx::lower_kernel(module, options);
   if (control.cancel && *control.cancel) throw ptx::Interrupted{};  // after the lowering's last look at the flag
   for (std::string& line : ptx::warning_lines(kernel, path, options.emulator)) warnings.push_back(std::move(line));

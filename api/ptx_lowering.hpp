@@ -11,6 +11,11 @@
 
 namespace warpsim::api {
 
+// The frontend's options for the facade's: InputError for a bad --unknown-trips, --load-cycles or
+// --store-cycles. The lowering reports to control.progress and stops at control.cancel.
+ptx::LoweringOptions lowering_options(Dim3 grid, Dim3 block, const Parameters& params, const PtxOptions& options,
+                                      const Control& control);
+
 // Parses, decodes and lowers `path` for the launch and parameters. The lowering's warnings go to
 // `warnings`, one line each. Stops with ptx::Interrupted when control.cancel is set.
 ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,

@@ -2,23 +2,25 @@
 // `warpsim simulate` reports it.
 #include <algorithm>
 
-#include "api/launch_rejected.hpp"
 #include "api/ptx_lowering.hpp"
-#include "api/ptxas_registers.hpp"
 #include "api/views.hpp"
-#include "warpsim/core/simulate_core.hpp"
 #include "warpsim/grid/grid.hpp"
+#include "warpsim/ptx/emulator.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/report/text_table.hpp"
 #include "warpsim/warpsim.hpp"
+#include "warpsim/workload/kp_workload_model.hpp"
+#include "warpsim/workload/model_spec.hpp"
+#include "warpsim/workload/program_core_times.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
+#include "warpsim/workload/workload_spec.hpp"
 
 namespace warpsim {
 namespace {
 
 // The figures every simulation reports, from the launch and its timing.
 SimulateResult timing_result(const gpus::Profile& gpu, const std::string& kernel, const sim::grid::Launch& launch,
-                             const sim::grid::GridTiming& timing, isa::Millicycles tm, sim::workload::TimingModel model) {
+                             const sim::grid::GridTiming& timing, isa::Millicycles tm, Model model) {
   const sim::grid::GridPlan& p = timing.plan;
   SimulateResult r;
   r.gpu = gpu.id;
@@ -34,51 +36,65 @@ SimulateResult timing_result(const gpus::Profile& gpu, const std::string& kernel
             p.warps_per_core_package, p.full_runs, p.remaining_blocks, p.remaining_warps_per_core_package};
   r.full_run_cycles = isa::to_cycles(timing.full_run_cycles);
   r.remaining_run_cycles = isa::to_cycles(timing.remaining_run_cycles);
-  r.model = api::model_of(model);
+  r.model = model;
   return r;
 }
 
 // The warps dealt to core package 0 of SM 0 in the first run, each with its program (the views
 // show them): Algorithm 1 deals warp w of resident block j to core package (j * N_wb + w) mod N_cp.
-std::vector<const isa::Program*> first_core_package(const ptx::LoweredKernel& kernel, const sim::grid::GridPlan& plan,
-                                                    std::int64_t sm_count) {
+std::vector<const isa::Program*> first_core_package(const ptx::LoweredKernel& kernel, const std::vector<isa::Program>* retimed,
+                                                    const sim::grid::GridPlan& plan, std::int64_t sm_count) {
   std::vector<const isa::Program*> programs;
   for (std::int64_t j = 0; j < std::min(plan.blocks_per_sm, plan.active_blocks_per_sm); ++j) {
     for (std::int64_t w = 0; w < plan.warps_per_block; ++w) {
       if ((j * plan.warps_per_block + w) % plan.core_packages_per_sm != 0) continue;
-      programs.push_back(&kernel.programs[kernel.warp_programs.program_of(j * sm_count, w)].program);
+      const std::uint32_t id = kernel.warp_programs.program_of(j * sm_count, w);
+      programs.push_back(retimed ? &(*retimed)[id] : &kernel.programs[id].program);
     }
   }
   return programs;
 }
 
-SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile& gpu, const sim::grid::Launch& launch,
-                            sim::workload::TimingModel model, const gpus::CalibrationChoice& given,
-                            const sim::core::CoreOptions& engine_options) {
-  // A launch that cannot run is refused before the lowering, which it would only slow down.
-  api::rejecting_launch([&] { sim::grid::validate_launch(gpu, launch); });
-  std::vector<std::string> warnings;
-  const ptx::LoweredKernel kernel =
-      api::lower_ptx(request.program, request.grid, request.block, request.params, request.ptx, request.control, warnings);
-  const gpus::Calibration calibration = gpus::resolve_calibration(gpu, kernel.name, given, std::nullopt);
-  const bool memory = model == sim::workload::TimingModel::memory;
-  const api::Sourced registers = memory ? api::registers_per_thread(request.registers, request.ptxas, gpu, &request.program,
-                                                                    kernel.ptx_name, nullptr)
-                                        : api::Sourced{};
-  const sim::grid::Launch resident = api::rejecting_launch(
-      [&] { return sim::workload::with_occupancy(gpu, launch, model, registers.value, kernel.static_shared_bytes); });
-  const auto timing =
-      sim::workload::time_lowered_kernel(gpu, resident, calibration.tp_us, calibration.tm, kernel, model, {}, engine_options);
-  const sim::workload::LaunchEngine engine(gpu, resident, model, calibration.tm, engine_options);
-  SimulateResult result = timing_result(gpu, kernel.name, launch, timing, calibration.tm, model);
-  const std::vector<const isa::Program*> package = first_core_package(kernel, timing.plan, gpu.sm_count);
-  result.views = api::render_views(package, calibration.tm,
+// "X,Y,Z" for a launch policy.
+std::string shape_text(Dim3 d) { return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z); }
+
+// The point's prediction by the one path every command takes (sim::workload's models).
+sim::workload::Prediction predict_point(const sim::workload::WorkloadModel& model, const gpus::Profile& gpu,
+                                        const sim::workload::ModelOverrides& overrides) {
+  sim::workload::CoreTimeCache cache;
+  return model.predict(gpu, sim::workload::Point{}, overrides, cache);
+}
+
+SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile& gpu,
+                            const sim::workload::ModelOverrides& overrides) {
+  sim::workload::WorkloadSpec spec;
+  spec.kind = sim::workload::WorkloadKind::ptx;
+  spec.source = request.program;
+  spec.kernel = request.ptx.kernel;
+  spec.emulate_all = request.ptx.emulate_all;
+  spec.launch = sim::workload::fixed_launch(shape_text(request.grid), shape_text(request.block));
+  // The launch is the policy's; the parameters are fixed, not axes.
+  spec.lowering = api::lowering_options(request.grid, request.block, request.params, request.ptx, request.control);
+  spec.registers = {request.registers, request.ptxas, request.use_cache};
+  const std::shared_ptr<const sim::workload::WorkloadModel> model = sim::workload::make_workload_model(spec);
+  const sim::workload::Prediction p = predict_point(*model, gpu, overrides);
+  if (request.control.cancel && *request.control.cancel) throw ptx::Interrupted{};  // after the lowering's last look at the flag
+  const sim::workload::PtxTimed& timed = *p.ptx;
+  const ptx::LoweredKernel& kernel = *timed.kernel;
+  const isa::Millicycles tm = p.calibration.tm;
+  const sim::grid::Launch launch{p.launch.blocks, p.launch.threads_per_block};
+  SimulateResult result = timing_result(gpu, kernel.name, launch, p.per_launch, tm, overrides.model);
+  const sim::workload::ModelSpec engine = sim::workload::make_model_spec(
+      overrides.model, gpu, p.launch, tm, sim::workload::has_memory_annotations(kernel), overrides.max_warp_instructions);
+  const std::vector<const isa::Program*> package =
+      first_core_package(kernel, timed.programs_or_null(), p.per_launch.plan, gpu.sm_count);
+  result.views = api::render_views(package, tm,
                                    kernel.name + " on " + gpu.id + ": core package 0 of SM 0's first run, " +
-                                       std::to_string(package.size()) + " warps, t_m = " + isa::format_cycles(calibration.tm),
-                                   engine.options(), request.timeline, request.trace);
+                                       std::to_string(package.size()) + " warps, t_m = " + isa::format_cycles(tm),
+                                   engine.core_options(), request.timeline, request.trace);
   PtxReport report;
-  if (memory) report.registers_per_thread = registers.value;
-  report.registers_source = registers.source;
+  report.registers_per_thread = timed.registers_per_thread;
+  report.registers_source = timed.registers_source;
   report.static_shared_bytes = kernel.static_shared_bytes;
   report.warp_programs = static_cast<std::int64_t>(kernel.programs.size());
   report.unknown_branches = kernel.unknown_branches.count;
@@ -88,7 +104,7 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   report.parameters_line = api::parameters_text(kernel.parameters);
   report.assumptions = api::assumptions(kernel, request.program);
   result.ptx = std::move(report);
-  result.warnings = std::move(warnings);
+  result.warnings = p.warnings;
   return result;
 }
 
@@ -96,30 +112,32 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
 
 SimulateResult simulate(const SimulateRequest& request) {
   const gpus::Profile gpu = gpus::load_profile(request.gpu);
-  const sim::grid::Launch launch{api::count(request.grid, "--grid"), api::count(request.block, "--block")};
-  const sim::workload::TimingModel model = api::timing_model(request.model);
-  gpus::CalibrationChoice choice;
-  choice.tp_us = request.tp_us;
-  if (request.tm) choice.tm = api::exact_cycles(*request.tm, "--tm");
-  const gpus::CalibrationChoice given = sim::workload::with_model_defaults(gpu, choice, model);
-  const sim::core::CoreOptions engine_options = api::core_options(request.max_instructions);
-  if (request.program.ends_with(".ptx")) return simulate_ptx(request, gpu, launch, model, given, engine_options);
+  const std::int64_t blocks = api::count(request.grid, "--grid");
+  const std::int64_t threads = api::count(request.block, "--block");
+  sim::workload::ModelOverrides overrides;
+  overrides.model = request.model;
+  overrides.tp_us = request.tp_us;
+  if (request.tm) overrides.tm = api::exact_cycles(*request.tm, "--tm");
+  if (request.max_instructions) overrides.max_warp_instructions = *request.max_instructions;
+  if (request.program.ends_with(".ptx")) return simulate_ptx(request, gpu, overrides);
 
+  // A .kp program (or a built-in one), its parameters bound: one launch of it, as a sweep's point.
   const isa::Program program = api::load_bound_program(request.program, request.params);
-  const gpus::Calibration calibration = gpus::resolve_calibration(gpu, program.name(), given, program.default_tm());
-  api::rejecting_launch([&] { sim::grid::validate_launch(gpu, launch); });
-  const sim::workload::LaunchEngine engine(gpu, launch, model, calibration.tm, engine_options);
-  const auto timing = sim::grid::time_grid(gpu, launch, calibration.tp_us, [&](std::int64_t warps) {
-    return sim::core::simulate_core(program, warps, calibration.tm, engine.options());
-  });
-  SimulateResult result = timing_result(gpu, program.name(), launch, timing, calibration.tm, model);
-  // The views show one core package of a full run (Algorithm 1's t).
-  const std::int64_t warps = timing.plan.warps_per_core_package;
-  result.views = api::render_views(std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &program),
-                                   calibration.tm,
+  const sim::workload::KpWorkloadModel model(
+      program.name(), program,
+      sim::workload::fixed_launch(std::to_string(blocks), std::to_string(threads)));
+  const sim::workload::Prediction p = predict_point(model, gpu, overrides);
+  const isa::Millicycles tm = p.calibration.tm;
+  SimulateResult result = timing_result(gpu, program.name(), p.launch, p.per_launch, tm, overrides.model);
+  // The views show one core package of a full run (Algorithm 1's t), of the program as timed.
+  const isa::Program timed = sim::workload::apply_durations(program, p.calibration);
+  const sim::workload::ModelSpec engine = sim::workload::make_model_spec(
+      overrides.model, gpu, p.launch, tm, timed.has_memory_annotations(), overrides.max_warp_instructions);
+  const std::int64_t warps = p.per_launch.plan.warps_per_core_package;
+  result.views = api::render_views(std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &timed), tm,
                                    program.name() + " on " + gpu.id + ": one core package of a full run, " +
-                                       std::to_string(warps) + " warps, t_m = " + isa::format_cycles(calibration.tm),
-                                   engine.options(), request.timeline, request.trace);
+                                       std::to_string(warps) + " warps, t_m = " + isa::format_cycles(tm),
+                                   engine.core_options(), request.timeline, request.trace);
   return result;
 }
 
@@ -148,7 +166,7 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
   out["remaining_run_cycles"] = cycles_json(api::millicycles(r.remaining_run_cycles));
   if (!r.ptx) return out;  // a .kp program: the figures of Algorithm 1 only
   const PtxReport& ptx = *r.ptx;
-  out["model"] = sim::workload::to_string(api::timing_model(r.model));
+  out["model"] = to_string(r.model);
   if (ptx.registers_per_thread) {
     out["registers_per_thread"] = *ptx.registers_per_thread;
     out["registers_source"] = ptx.registers_source;

@@ -24,10 +24,12 @@ SweepSetup::SweepSetup(const SweepRequest& request, Format format) {
   }
   if (!request.suite.empty()) {
     suite = sim::driver::load_suite(request.suite);
+    if (request.model) sim::driver::use_model(*suite, *request.model);
     suite_points = sim::driver::suite_points(*suite);
     writer.emplace(sweep_format(format), suite->axis_names());
   } else {
     point_list.emplace(sim::driver::load_point_list(request.points));
+    if (request.model) point_list->use_model(*request.model);
     writer.emplace(sweep_format(format), std::vector<std::string>{}, point_list->columns);
   }
 }

@@ -1,13 +1,11 @@
 #include "api/views.hpp"
 
 
-#include <filesystem>
-
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/isa/kp_format.hpp"
 #include "warpsim/isa/parameter_text.hpp"
 #include "warpsim/report/timeline.hpp"
-#include "warpsim/workload/named_workload.hpp"
+#include "warpsim/workload/workload_spec.hpp"
 
 namespace warpsim::api {
 
@@ -30,14 +28,6 @@ std::int64_t count(Dim3 d, const std::string& what) {
   return sim::grid::parse_dimensions(std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z), what);
 }
 
-sim::workload::TimingModel timing_model(Model model) {
-  return model == Model::paper ? sim::workload::TimingModel::paper : sim::workload::TimingModel::memory;
-}
-
-Model model_of(sim::workload::TimingModel model) {
-  return model == sim::workload::TimingModel::paper ? Model::paper : Model::memory;
-}
-
 sim::core::CoreOptions core_options(const std::optional<std::int64_t>& max_instructions) {
   sim::core::CoreOptions options;
   if (max_instructions) options.max_warp_instructions = *max_instructions;
@@ -49,11 +39,7 @@ isa::Program load_bound_program(const std::string& path, const Parameters& param
     throw InputError(SourceLocation{path}, "this command runs a .kp program; lower the PTX with `warpsim lower` "
                                            "(or predict it with `warpsim simulate`)");
   }
-  // A built-in kernel program by name, unless a file of that name is there.
-  if (const isa::Program* builtin = sim::workload::builtin_kernel_program(path); builtin && !std::filesystem::exists(path)) {
-    return builtin->bind(isa::parse_parameter_values(params));
-  }
-  return isa::load_kp_file(path).bind(isa::parse_parameter_values(params));
+  return sim::workload::load_kernel_program(path).bind(isa::parse_parameter_values(params));
 }
 
 }  // namespace warpsim::api

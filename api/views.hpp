@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "warpsim/core/simulate_core.hpp"
-#include "warpsim/workload/timing_model.hpp"
 #include "warpsim/warpsim.hpp"
 
 namespace warpsim::api {
@@ -22,10 +21,6 @@ inline isa::Millicycles millicycles(double cycles) { return static_cast<isa::Mil
 
 // x * y * z, each positive, without overflow; `what` names the launch component in the error.
 std::int64_t count(Dim3 d, const std::string& what);
-
-// The model's name in the library's terms.
-sim::workload::TimingModel timing_model(Model model);
-Model model_of(sim::workload::TimingModel model);
 
 // Engine options with the instruction limit.
 sim::core::CoreOptions core_options(const std::optional<std::int64_t>& max_instructions);

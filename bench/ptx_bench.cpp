@@ -9,6 +9,7 @@
 #include "warpsim/isa/text_file.hpp"
 #include "warpsim/calibrate/calibrate.hpp"
 #include "warpsim/workload/lowering_cache.hpp"
+#include "warpsim/workload/model_spec.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
 
 namespace {
@@ -67,7 +68,8 @@ void LowerAndSimulate(benchmark::State& state, const std::string& file, const st
   for (auto _ : state) {
     const ptx::LoweredKernel lowered = ptx::lower_kernel(module, options);
     classes = lowered.emulated_classes;
-    benchmark::DoNotOptimize(sim::workload::time_lowered_kernel(gpu, launch, 5.0, 31'000, lowered, sim::workload::TimingModel::paper).cycles);
+    const sim::workload::ModelSpec spec = sim::workload::make_model_spec(Model::paper, gpu, launch, 31'000, false);
+    benchmark::DoNotOptimize(sim::workload::time_lowered_kernel(gpu, launch, 5.0, lowered, spec).cycles);
   }
   state.counters["classes"] = static_cast<double>(classes);
   state.counters["warps"] = static_cast<double>(grid.count() * ((block.count() + 31) / 32));

@@ -235,4 +235,31 @@ bool Program::same_meaning(const Program& other) const {
                     [](const Op& a, const Op& b) { return a.same_meaning(b); });
 }
 
+Program Program::with_memory_durations(
+    const std::function<std::optional<Millicycles>(std::size_t index, const Op& op)>& choose) const {
+  Program copy = *this;
+  std::size_t index = 0;
+  for (Op& op : copy.ops_) {
+    if (!is_memory(op.kind)) continue;
+    if (const std::optional<Millicycles> duration = choose(index++, op)) {
+      if (*duration <= 0) fail(op.line, std::string(to_string(op.kind)) + " duration must be positive");
+      op.duration = *duration;
+    }
+  }
+  return copy;
+}
+
+std::vector<std::int64_t> Program::timing_identity() const {
+  if (!is_bound()) fail(0, "internal: timing_identity() needs a bound program");
+  std::vector<std::int64_t> identity;
+  identity.reserve(ops_.size() * 8 + 2);
+  identity.push_back(static_cast<std::int64_t>(ops_.size()));
+  for (const Op& op : ops_) {
+    identity.insert(identity.end(), {static_cast<std::int64_t>(op.kind), op.duration, op.count, static_cast<std::int64_t>(op.partner),
+                                     static_cast<std::int64_t>(op.space), op.transactions, op.lines, op.reuse.permille,
+                                     op.reuse.distance_bytes});
+  }
+  return identity;
+}
+
 }  // namespace warpsim::isa

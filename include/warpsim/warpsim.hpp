@@ -18,12 +18,12 @@
 #include <nlohmann/json.hpp>
 
 #include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/model.hpp"  // Model: memory-aware (default), or the paper's Algorithms 1-3 exactly
 
 namespace warpsim {
 
 using Error = InputError;  // the one exception type: message and SourceLocation (file, line, column)
 
-enum class Model { memory, paper };  // memory-aware (default), or the paper's Algorithms 1-3 exactly
 
 // Kernel parameters as NAME=VALUE pairs, in order: a .kp `repeat NAME` count; for PTX a
 // parameter by position ("0"), PTX name or C++ name, VALUE decimal or 0x hex.
@@ -93,6 +93,7 @@ struct SimulateRequest {
   PtxOptions ptx;
   std::optional<std::int64_t> registers;  // PTX, memory model: registers per thread (default: ptxas -v, else 32)
   std::string ptxas = "ptxas";            // the ptxas to run for registers, or "none"
+  bool use_cache = true;                  // false (--no-cache): run ptxas again, not its cached answer
   bool timeline = false, trace = false;
   Control control;                        // the PTX lowering's progress and Ctrl-C
 };
@@ -211,6 +212,7 @@ struct PredictRequest {
   std::string gpu;
   std::int64_t K = 0, N = 0;
   std::optional<double> tp_us, tm;
+  Model model = Model::memory;
 };
 // The sweep row of the point: its JSON (`warpsim predict --format json`) and its text table.
 struct PredictResult {
@@ -225,6 +227,7 @@ struct SweepRequest {
   std::string suite;   // a suite .toml, or
   std::string points;  // a point list .csv (exactly one of the two)
   int jobs = 0;        // worker threads; 0: every core. The output is the same for any value.
+  std::optional<Model> model;  // every workload under this model; unset: each one's `model`, else memory
   Control control;
 };
 struct SweepSummary {
@@ -244,6 +247,7 @@ std::string sweep(const SweepRequest& request, Format format);
 struct AppRequest {
   std::string app;  // an app .toml
   int jobs = 0;     // worker threads for the kernel steps; 0: every core. The output is the same for any value.
+  std::optional<Model> model;  // every kernel step under this model; unset: each step's `model`, else memory
   bool chart = false;  // render chart_svg
   Control control;
 };
@@ -271,6 +275,7 @@ struct CalibrateRequest {
   std::string label;     // the workload's name in the CSV
   std::string section;   // the profile section to write
   std::int64_t max_evaluations = 3000;
+  Model model = Model::memory;  // the timing model of every trial
 };
 enum class CalibrationFormat { toml, json, text };
 struct CalibrateResult {

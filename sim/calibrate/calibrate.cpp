@@ -179,7 +179,7 @@ CalibrationResult calibrate(const CalibrationProblem& problem, const CalibrateOp
     }
   }
   const auto started = std::chrono::steady_clock::now();
-  PointPredictor predictor(*problem.model, *problem.gpu, problem.data, problem.section);
+  PointPredictor predictor(*problem.model, *problem.gpu, problem.data, problem.section, problem.timing_model);
   const std::int64_t budget = std::max<std::int64_t>(options.max_evaluations, 1);
   Objective objective(problem, predictor, budget);
   CalibrationResult result;

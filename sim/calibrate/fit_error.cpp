@@ -62,8 +62,8 @@ double mean_error(std::span<const MeasuredPoint> points, const AffineTimes& time
 }
 
 PointPredictor::PointPredictor(const workload::WorkloadModel& model, const gpus::Profile& gpu, MeasuredData data,
-                               std::string section)
-    : model_(model), gpu_(gpu), points_(std::move(data.points)), section_(std::move(section)),
+                               std::string section, Model timing_model)
+    : model_(model), gpu_(gpu), points_(std::move(data.points)), section_(std::move(section)), timing_model_(timing_model),
       source_(std::move(data.source)) {}
 
 workload::Prediction PointPredictor::predict_point(std::size_t k, const ModelValues& values, double tp_us) {
@@ -72,6 +72,7 @@ workload::Prediction PointPredictor::predict_point(std::size_t k, const ModelVal
   overrides.tm = values.tm;
   overrides.memory_durations = values.durations;
   overrides.section = section_;
+  overrides.model = timing_model_;
   const workload::WorkloadModel& model = points_[k].model ? *points_[k].model : model_;
   try {
     return model.predict(gpu_, points_[k].point, overrides, cache_);

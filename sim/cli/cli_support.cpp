@@ -14,7 +14,6 @@
 #include "warpsim/isa/parameter_text.hpp"
 #include "sim/cli/output_file.hpp"
 #include "warpsim/grid/launch.hpp"
-#include "warpsim/workload/timing_model.hpp"
 
 namespace warpsim::cli {
 
@@ -86,6 +85,14 @@ void add_program_options(po::options_description& options) {
       ("trace", po::value<std::string>(), "write its events as a Chrome trace (Perfetto) JSON to FILE");
 }
 
+namespace {
+
+constexpr const char* kModelHelp = "memory: price annotated accesses from the GPU profile, barriers, occupancy (docs/model.md); paper: the paper's "
+       "Algorithms 1-3 exactly (every global load costs t_m and its d_i; a program without annotations times the same "
+       "under both)";
+
+}  // namespace
+
 void add_run_options(po::options_description& options) {
   options.add_options()
       ("param", po::value<std::vector<std::string>>()->composing(),
@@ -93,10 +100,27 @@ void add_run_options(po::options_description& options) {
        "or C++ name (nvcc -G builds only); see `warpsim lower --help`")
       ("max-instructions", po::value<std::string>(),
        "limit on simulated warp-instructions per core package (default 2^32)")
-      ("model", po::value<std::string>()->default_value("memory"),
-       "memory: price annotated accesses from the GPU profile, barriers, occupancy (docs/model.md); paper: the paper's "
-       "Algorithms 1-3 exactly (every global load costs t_m and its d_i; a program without annotations times the same "
-       "under both)");
+      ("model", po::value<std::string>()->default_value("memory"), kModelHelp);
+}
+
+void add_model_option(po::options_description& options) {
+  options.add_options()("model", po::value<std::string>()->default_value("memory"), kModelHelp);
+}
+
+void add_file_model_option(po::options_description& options) {
+  options.add_options()("model", po::value<std::string>(),
+                        "memory|paper: every workload under this model (default: each workload's `model` key, "
+                        "else the suite's, else memory; docs/model.md)");
+}
+
+void add_cache_option(po::options_description& options) {
+  options.add_options()("no-cache", "run ptxas again instead of taking its answer from the cache ($WARPSIM_CACHE_DIR, "
+                                    "else ~/.cache/warpsim)");
+}
+
+std::optional<Model> file_model_flag(const po::variables_map& values) {
+  if (!values.count("model")) return std::nullopt;
+  return parse_model(values["model"].as<std::string>());
 }
 
 std::vector<std::string> parameter_entries(const po::variables_map& values) {
@@ -121,9 +145,7 @@ std::optional<std::int64_t> max_instructions(const po::variables_map& values) {
 }
 
 Model model_flag(const po::variables_map& values) {
-  return sim::workload::parse_timing_model(values["model"].as<std::string>()) == sim::workload::TimingModel::paper
-             ? Model::paper
-             : Model::memory;
+  return parse_model(values["model"].as<std::string>());
 }
 
 Dim3 dimensions_flag(const po::variables_map& values, const std::string& name) {

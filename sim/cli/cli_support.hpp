@@ -59,6 +59,13 @@ std::optional<double> tm_flag(const po::variables_map& values);
 std::optional<std::int64_t> max_instructions(const po::variables_map& values);
 // --model.
 Model model_flag(const po::variables_map& values);
+// --model with the default memory (predict, calibrate).
+void add_model_option(po::options_description& options);
+// --model without a default, over a suite's, point list's or app's `model` (sweep, app).
+void add_file_model_option(po::options_description& options);
+std::optional<Model> file_model_flag(const po::variables_map& values);
+// --no-cache: ptxas runs again (simulate, launch --search).
+void add_cache_option(po::options_description& options);
 // B or X,Y,Z from the option `name` (--grid, --block).
 Dim3 dimensions_flag(const po::variables_map& values, const std::string& name);
 // Writes the --timeline and --trace files the views were rendered for.

@@ -14,6 +14,7 @@ int run_app(const Args& args) {
       ("chart", po::value<std::string>(), "also draw total time and speed-up against M as SVG to FILE")
       ("jobs,j", po::value<int>()->default_value(0), "threads for the kernel steps (0: every core)")
       ("quiet,q", "no progress line");
+  add_file_model_option(options);
   po::positional_options_description positional;
   positional.add("app", 1);
   const CommandLine line = parse_command_line(args, options, positional);
@@ -33,6 +34,7 @@ int run_app(const Args& args) {
   AppRequest request;
   request.app = v["app"].as<std::string>();
   request.jobs = v["jobs"].as<int>();
+  request.model = file_model_flag(v);
   request.chart = v.count("chart") > 0;
   const std::atomic<bool>& interrupted = interrupt_flag();
   AppResult result;

@@ -60,6 +60,7 @@ int run_calibrate(const Args& args) {
       ("max-evaluations", po::value<std::string>()->default_value("3000"), "objective evaluations in all")
       ("format", po::value<std::string>(), "toml|json|text (default: toml, or from the -o extension)")
       ("out,o", po::value<std::string>(), "write to FILE instead of stdout");
+  add_model_option(options);
   po::positional_options_description positional;
   positional.add("measured", 1);
   const CommandLine line = parse_command_line(args, options, positional);
@@ -97,6 +98,7 @@ int run_calibrate(const Args& args) {
   request.bounds = optional_flag(v, "bounds").value_or("");
   request.tp_us = tp_flag(v);
   request.tm = tm_flag(v);
+  request.model = model_flag(v);
   const CalibrateResult result = calibrate(request);
   write_output(format == "json" ? result.json.dump(2) + '\n' : format == "text" ? result.text : result.toml,
                v.count("out") ? v["out"].as<std::string>() : "");

@@ -20,6 +20,7 @@ po::options_description search_options() {
       ("ptxas", po::value<std::string>()->default_value("ptxas"), "ptxas to run for --regs (searched on PATH), or `none`")
       ("out,o", po::value<std::string>(), "write to FILE instead of stdout (the format follows .json, .csv, .txt)");
   add_ptx_options(options);
+  add_cache_option(options);
   return options;
 }
 

@@ -7,7 +7,7 @@
 #include "warpsim/isa/input_error.hpp"
 #include "sim/cli/cli_support.hpp"
 #include "sim/cli/commands.hpp"
-#include "api/ptxas_registers.hpp"
+#include "warpsim/workload/ptxas_registers.hpp"
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/occupancy/occupancy.hpp"
 #include "warpsim/report/number_format.hpp"
@@ -21,7 +21,7 @@ nlohmann::ordered_json limit_json(const std::optional<std::int64_t>& limit) {
   return limit ? nlohmann::ordered_json(*limit) : nlohmann::ordered_json(nullptr);
 }
 
-nlohmann::ordered_json occupancy_json(const gpus::Profile& gpu, const occ::KernelResources& k, const api::Sourced& registers,
+nlohmann::ordered_json occupancy_json(const gpus::Profile& gpu, const occ::KernelResources& k, const sim::workload::Sourced& registers,
                                       const std::string& smem_source, const occ::Occupancy& o) {
   nlohmann::ordered_json out;
   out["gpu"] = gpu.id;
@@ -119,7 +119,7 @@ int run_occupancy(const Args& args) {
   std::vector<std::string> warnings;
   const std::optional<std::int64_t> regs =
       v.count("regs") ? std::optional(parse_count_flag(v["regs"].as<std::string>(), "--regs")) : std::nullopt;
-  const api::Sourced registers = api::registers_per_thread(regs, v["ptxas"].as<std::string>(), gpu, ptx_path, entry, &warnings);
+  const sim::workload::Sourced registers = sim::workload::registers_per_thread({regs, v["ptxas"].as<std::string>(), true, true}, gpu, ptx_path, entry, &warnings);
   print_warnings(warnings);
   kernel.registers_per_thread = registers.value;
   const occ::Occupancy o = occ::active_blocks(gpu, kernel);

@@ -14,6 +14,7 @@ int run_predict(const Args& args) {
       ("tp", po::value<std::string>(), "t_p in microseconds (default: the profile's calibration)")
       ("tm", po::value<std::string>(), "t_m in cycles (default: the profile's calibration)")
       ("format", po::value<std::string>()->default_value("json"), "json|text");
+  add_model_option(options);
   po::positional_options_description positional;
   positional.add("workload", 1);
   const CommandLine line = parse_command_line(args, options, positional);
@@ -38,6 +39,7 @@ int run_predict(const Args& args) {
   if (!values.empty()) throw InputError("unknown parameter '" + values.begin()->first + "' (the DWT workloads take K and N)");
   request.tp_us = tp_flag(v);
   request.tm = tm_flag(v);
+  request.model = model_flag(v);
   const PredictResult result = predict(request);
   write_output(format == "json" ? result.json.dump(2) + '\n' : result.text);
   return 0;

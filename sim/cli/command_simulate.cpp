@@ -20,6 +20,7 @@ int run_simulate(const Args& args) {
       ("ptxas", po::value<std::string>()->default_value("ptxas"), "ptxas to run for --regs (searched on PATH), or `none`");
   add_program_options(options);
   add_ptx_options(options);
+  add_cache_option(options);
   po::positional_options_description positional;
   positional.add("program", 1);
   const CommandLine line = parse_command_line(args, options, positional);

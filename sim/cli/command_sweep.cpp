@@ -32,6 +32,7 @@ int sweep(const po::variables_map& v, const sim::driver::MpiSweep* mpi, int rank
   if (v.count("suite")) request.suite = v["suite"].as<std::string>();
   if (v.count("points")) request.points = v["points"].as<std::string>();
   request.jobs = v["jobs"].as<int>();
+  request.model = file_model_flag(v);
   std::optional<OutputFile> output;
   ProgressLine progress("sweep", root && !v.count("quiet"));
   request.control = progress_control(progress);
@@ -89,6 +90,7 @@ int run_sweep(const Args& args) {
       ("jobs,j", po::value<int>()->default_value(0), "worker threads (0: every core); the output is the same for any value")
       ("quiet,q", "no progress line on stderr")
       ("mpi", "share the points between the ranks of an MPI job (mpirun -np K warpsim sweep ... --mpi); rank 0 writes (docs/cluster.md)");
+  add_file_model_option(options);
   po::positional_options_description positional;
   positional.add("suite", 1);
   const CommandLine line = parse_command_line(args, options, positional);

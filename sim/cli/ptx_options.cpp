@@ -48,6 +48,7 @@ SimulateRequest simulation_request(const po::variables_map& values) {
   request.ptx = ptx_options(values);
   if (values.count("regs")) request.registers = parse_count_flag(values["regs"].as<std::string>(), "--regs");
   request.ptxas = values["ptxas"].as<std::string>();
+  request.use_cache = !values.count("no-cache");
   return request;
 }
 

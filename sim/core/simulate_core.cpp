@@ -40,7 +40,7 @@ class Bounds {
     if (instructions_ > max_warp_instructions) {
       throw InputError("simulation of " + std::to_string(instructions_) +
                        " warp-instructions exceeds the limit of " +
-                       std::to_string(max_warp_instructions) + " (raise it with --max-instructions)");
+                       std::to_string(max_warp_instructions) + " (core, simulate and launch raise it with --max-instructions)");
     }
     return visit_engine_;
   }

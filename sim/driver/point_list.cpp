@@ -90,6 +90,7 @@ class PointListReader {
     entry_ = optional_column("entry");
     tp_us_ = optional_column("tp_us");
     tm_ = optional_column("tm");
+    model_ = optional_column("model");
   }
 
   std::optional<std::size_t> optional_column(const std::string& name) const {
@@ -166,6 +167,13 @@ class PointListReader {
         fail(line, "tm " + quote_for_message(tm) + ": " + e.what());
       }
     }
+    if (const std::string& model = cell(cells, model_); !model.empty()) {
+      try {
+        overrides.model = parse_model(model);
+      } catch (const InputError& e) {
+        fail(line, std::string("model: ") + e.what());
+      }
+    }
     return overrides;
   }
 
@@ -199,7 +207,7 @@ class PointListReader {
     std::string key = kernel + '\n' + spec.kernel + '\n' + cells[grid_] + '\n' + cells[block_] + '\n' + join_commas(given);
     const std::shared_ptr<const workload::WorkloadModel>& model = model_for(key, spec, line);
     check_parameters(*model, given, line);
-    key += '\n' + cell(cells, tp_us_) + '\n' + cell(cells, tm_);
+    key += '\n' + cell(cells, tp_us_) + '\n' + cell(cells, tm_) + '\n' + cell(cells, model_);
     auto [it, added] = list_.workloads_.try_emplace(key);
     if (added) it->second = SuiteWorkload{model, {}, overrides(cells, line)};
     return it->second;
@@ -239,7 +247,7 @@ class PointListReader {
   report::CsvTable table_;
   PointList list_;
   std::size_t gpu_ = 0, kernel_ = 0, grid_ = 0, block_ = 0;
-  std::optional<std::size_t> entry_, tp_us_, tm_;
+  std::optional<std::size_t> entry_, tp_us_, tm_, model_;
   std::vector<std::pair<std::string, std::size_t>> params_;  // NAME and column of each param:NAME
   std::map<std::string, std::shared_ptr<const workload::WorkloadModel>> models_;
 };

@@ -28,8 +28,9 @@ class SuiteParser {
       else if (key == "workloads") named_entries_ = &node;
       else if (key == "workload") table_entries_ = &node;
       else if (key == "axes") parse_axes(node);
+      else if (key == "model") model_ = read_model(toml_, node, "model");
       else toml_.fail(&node, "unknown key " + quote_for_message(key.str()) +
-                                 " (expected name, description, gpus, workloads, [[workload]], axes)");
+                                 " (expected name, description, gpus, model, workloads, [[workload]], axes)");
     }
     if (suite_.gpus.empty()) toml_.fail(nullptr, "the suite names no GPU ('gpus = [...]')");
     std::vector<std::pair<WorkloadEntry, const toml::node*>> entries;
@@ -60,6 +61,8 @@ class SuiteParser {
   }
 
  private:
+  Model model_ = Model::memory;
+
   void parse_gpus(const toml::node& node) {
     for (const toml::node& entry : toml_.non_empty_list(node, "gpus")) suite_.gpus.push_back(read_gpu(toml_, entry, "gpus entries"));
   }
@@ -69,6 +72,7 @@ class SuiteParser {
   // Each of the model's axes from the workload's own axes, else the suite's. The axes of a zip
   // follow the first of them that the model reads, and advance with it.
   void add_workload(WorkloadEntry entry, const toml::node& node) {
+    if (!entry.model_given) entry.overrides.model = model_;  // the suite's `model`, else memory
     SuiteWorkload workload{std::move(entry.model), {}, std::move(entry.overrides)};
     const std::vector<std::string> needed = workload.model->axes();
     std::vector<const AxisTable*> tables;  // where each needed axis comes from
@@ -171,5 +175,9 @@ Suite parse_suite(std::string_view toml_text, const std::string& source) {
 }
 
 Suite load_suite(const std::string& path) { return parse_suite(read_text_file(path), path); }
+
+void use_model(Suite& suite, Model model) {
+  for (SuiteWorkload& workload : suite.workloads) workload.overrides.model = model;
+}
 
 }  // namespace warpsim::sim::driver

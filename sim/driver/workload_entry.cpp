@@ -53,8 +53,9 @@ workload::LaunchPolicy read_launch(const gpus::TomlReader& toml, const toml::nod
 }
 
 // calibration = "SECTION" | { section, tp_us, tm, d1, d2, ... }
-workload::ModelOverrides read_calibration(const gpus::TomlReader& toml, const toml::node& node) {
+workload::ModelOverrides read_calibration(const gpus::TomlReader& toml, const toml::node& node, Model model) {
   workload::ModelOverrides overrides;
+  overrides.model = model;  // a `model` key read before the calibration
   if (node.is_string()) {
     overrides.section = toml.text(node, "calibration");
     return overrides;
@@ -113,6 +114,16 @@ std::vector<workload::ParameterAxis> read_parameter_axes(const gpus::TomlReader&
 
 }  // namespace
 
+Model read_model(const gpus::TomlReader& toml, const toml::node& value, const std::string& name) {
+  try {
+    return parse_model(toml.text(value, name));
+  } catch (const InputError& e) {
+    if (e.location().line > 0) throw;
+    toml.fail(&value, name + ": " + e.what());
+  }
+}
+
+
 std::string resolve_suite_path(const gpus::TomlReader& toml, const std::string& path) {
   const std::filesystem::path p(path);
   if (p.is_absolute()) return path;
@@ -134,7 +145,7 @@ WorkloadEntry read_named_entry(const gpus::TomlReader& toml, const toml::node& e
   workload::WorkloadSpec spec;
   spec.source = toml.text(entry, "workloads entries");
   try {
-    return {workload::make_workload_model(spec), {}, {}, {}};
+    return {workload::make_workload_model(spec), {}, {}, false, {}};
   } catch (const InputError& e) {
     if (!e.location().file.empty()) throw;
     toml.fail(&entry, e.what());
@@ -168,8 +179,12 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "param_names") param_names = &value;
     else if (k == "launch") launch_node = &value;
     else if (k == "emulate_all") spec.emulate_all = toml.boolean(value, k);
-    else if (k == "regs") spec.registers_per_thread = toml.whole_number(value, k, 1, 255);
-    else if (k == "calibration") entry.overrides = read_calibration(toml, value);
+    else if (k == "regs") spec.registers.given = toml.whole_number(value, k, 1, 255);
+    else if (k == "calibration") entry.overrides = read_calibration(toml, value, entry.overrides.model);
+    else if (k == "model") {
+      entry.model_given = true;
+      entry.overrides.model = read_model(toml, value, k);
+    }
     else if (k == "axes") {
       AxisTable own = read_axis_table(toml, value, "axes");
       own.axes.merge(entry.axes.axes);  // keeps the axis "block" of a launch.block = [..] read before
@@ -177,7 +192,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) + " in " + context.name +
                             " (expected name, builtin, kp, ptx, kernel, params, param_names, launch, emulate_all, regs, "
-                            "calibration, axes" + context.more_keys + ")");
+                            "calibration, model, axes" + context.more_keys + ")");
     }
   }
   if (sources != 1) {

@@ -30,7 +30,7 @@ void plan_grid(const gpus::Profile& gpu, const Launch& launch, GridPlan& plan) {
   validate_launch(gpu, launch);
   plan.blocks_per_sm = ceil_div(launch.blocks, gpu.sm_count);
   plan.warps_per_block = ceil_div(launch.threads_per_block, 32);
-  plan.core_packages_per_sm = gpu.core_packages_per_sm();
+  plan.core_packages_per_sm = launch.core_packages_per_sm > 0 ? launch.core_packages_per_sm : gpu.core_packages_per_sm();
   // min(N_sb, floor(L_w/sm / N_wb), L_b/sm); when N_sb * N_wb <= L_w/sm the first term is at most
   // the second, and no division is needed.
   std::int64_t warps = 0;
@@ -60,13 +60,22 @@ GridTiming time_grid(const gpus::Profile& gpu, const Launch& launch, double tp_u
   return timing;
 }
 
+namespace {
+
+// T_k = t_p + cycles / F, once the cycles are known.
+void set_time(const gpus::Profile& gpu, double tp_us, GridTiming& timing) {
+  timing.tp_us = tp_us;
+  timing.time_us = tp_us + timing.cycles / gpu.clock_mhz;
+}
+
+}  // namespace
+
 void total_time(const gpus::Profile& gpu, double tp_us, GridTiming& timing) {
   // Exact in 128 bits; full_runs < 2^31 and run times < 2^63.
   const Wide total = static_cast<Wide>(timing.plan.full_runs) * timing.full_run_cycles +
                      static_cast<Wide>(timing.plan.remaining_runs) * timing.remaining_run_cycles;
   timing.cycles = to_cycles(total);
-  timing.tp_us = tp_us;
-  timing.time_us = tp_us + timing.cycles / gpu.clock_mhz;
+  set_time(gpu, tp_us, timing);
 }
 
 GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, double tp_us,
@@ -127,8 +136,7 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
     slowest_sm = std::max(slowest_sm, total);
   }
   timing.cycles = to_cycles(slowest_sm);
-  timing.tp_us = tp_us;
-  timing.time_us = tp_us + timing.cycles / gpu.clock_mhz;
+  set_time(gpu, tp_us, timing);
   return timing;
 }
 

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "warpsim/workload/duration_key.hpp"
+#include "warpsim/grid/launch_rejected.hpp"
+#include "warpsim/workload/program_core_times.hpp"
 
 namespace warpsim::sim::workload {
 
@@ -23,11 +24,7 @@ std::vector<isa::Millicycles> KpWorkloadModel::own_durations() const { return me
 Prediction KpWorkloadModel::predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
                                     CoreTimeCache& cache) const {
   isa::ParameterValues values;
-  CoreTimeKey key{reinterpret_cast<std::intptr_t>(this)};
-  for (const std::string& parameter : program_.parameters()) {
-    values[parameter] = point_value(point, parameter);
-    key.push_back(values[parameter]);
-  }
+  for (const std::string& parameter : program_.parameters()) values[parameter] = point_value(point, parameter);
   const isa::Program bound = program_.bind(values);
   Prediction prediction;
   const LaunchShape shape = launch_.resolve(gpu, point);
@@ -37,16 +34,13 @@ Prediction KpWorkloadModel::predict(const gpus::Profile& gpu, const Point& point
   prediction.launches = 1;
   prediction.calibration =
       gpus::resolve_calibration(gpu, overrides.section_or(kernel()), overrides.calibration_choice(gpu), bound.default_tm());
+  grid::rejecting_launch([&] { grid::validate_launch(gpu, prediction.launch); });
   const isa::Program program = apply_durations(bound, prediction.calibration);
-  if (overrides.model == TimingModel::memory && program.has_memory_annotations()) {
-    // Priced accesses depend on the launch (bandwidth share, barrier layout): not cached by warp count.
-    const LaunchEngine engine(gpu, prediction.launch, overrides.model, prediction.calibration.tm);
-    prediction.per_launch = grid::time_grid(gpu, prediction.launch, prediction.calibration.tp_us, [&](std::int64_t warps) {
-      return core::simulate_core(program, warps, prediction.calibration.tm, engine.options());
-    });
-  } else {
-    prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration, program, key, cache);
-  }
+  // The spec depends on the launch where accesses are priced (bandwidth share, barrier layout):
+  // its fingerprint keys the cache, so each launch gets its own entry.
+  const ModelSpec spec = make_model_spec(overrides.model, gpu, prediction.launch, prediction.calibration.tm,
+                                         program.has_memory_annotations(), overrides.max_warp_instructions);
+  prediction.per_launch = time_launch(gpu, prediction.launch, prediction.calibration.tp_us, program, spec, cache);
   prediction.time_us = prediction.per_launch.time_us;
   return prediction;
 }

@@ -18,39 +18,6 @@ std::size_t memory_instruction_count(const isa::Program& program) {
 
 namespace {
 
-// The program rebuilt op by op, each memory instruction (numbered in program order) taking the
-// duration `choose` gives it, or its own; spaces, sectors and barriers kept.
-isa::Program with_durations(const isa::Program& program,
-                            const std::function<std::optional<isa::Millicycles>(std::size_t, const isa::Op&)>& choose) {
-  isa::Program out(program.name(), program.source());
-  out.set_default_tm(program.default_tm());
-  std::size_t memory_index = 0;
-  for (const isa::Op& op : program.ops()) {
-    switch (op.kind) {
-      case isa::OpKind::calc:
-      case isa::OpKind::barrier:
-        out.add(op.kind, op.duration, op.line);
-        break;
-      case isa::OpKind::load:
-      case isa::OpKind::store:
-        out.add_access(op.kind, choose(memory_index++, op).value_or(op.duration), op.space, op.transactions, op.line);
-        break;
-      case isa::OpKind::repeat:
-        if (op.count_parameter.empty()) {
-          out.begin_repeat(op.count, op.line);
-        } else {
-          out.begin_repeat(op.count_parameter, op.line);
-        }
-        break;
-      case isa::OpKind::end:
-        out.end_repeat(op.line);
-        break;
-    }
-  }
-  out.finish();
-  return out;
-}
-
 void check_positive(std::optional<isa::Millicycles> duration, const std::string& name) {
   if (duration && *duration <= 0) throw InputError(name + " must be a positive duration");
 }
@@ -65,7 +32,7 @@ isa::Program with_memory_durations(const isa::Program& program,
                      std::to_string(available) + " memory instructions (d1 .. d" + std::to_string(available) + ")");
   }
   for (std::size_t i = 0; i < durations.size(); ++i) check_positive(durations[i], "d" + std::to_string(i + 1));
-  return with_durations(program, [&](std::size_t index, const isa::Op&) {
+  return program.with_memory_durations([&](std::size_t index, const isa::Op&) {
     return index < durations.size() ? durations[index] : std::nullopt;
   });
 }
@@ -76,7 +43,7 @@ isa::Program with_load_store_durations(const isa::Program& program, std::optiona
   check_positive(store, "d2 (stores)");
   // Shared, local, constant and texture accesses keep their one-instruction duration: d1 and d2
   // are the paper's global loads and stores.
-  return with_durations(program, [&](std::size_t, const isa::Op& op) -> std::optional<isa::Millicycles> {
+  return program.with_memory_durations([&](std::size_t, const isa::Op& op) -> std::optional<isa::Millicycles> {
     if (!op.is_paper_memory()) return std::nullopt;
     return op.kind == isa::OpKind::load ? load : store;
   });

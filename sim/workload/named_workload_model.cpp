@@ -3,9 +3,10 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 
 #include "warpsim/isa/input_error.hpp"
-#include "warpsim/workload/duration_key.hpp"
+#include "warpsim/workload/program_core_times.hpp"
 
 namespace warpsim::sim::workload {
 namespace {
@@ -50,22 +51,30 @@ const isa::Program& NamedWorkloadModel::program_for(std::int64_t K) const {
 namespace {
 
 // What the points of one program (one K, or several) share on this GPU: the program, its
-// calibration, and its T_c.
+// calibration, its ModelSpec and its T_c. The DWT programs carry no annotations, so their spec
+// does not depend on the launch (make_model_spec reads it only for annotated programs).
 struct ProgramOnGpu {
   ProgramOnGpu(const NamedWorkloadModel& model, const isa::Program& bound_, const gpus::Profile& gpu,
                const ModelOverrides& overrides, CoreTimeCache& cache)
       : bound(bound_),
         calibration(gpus::resolve_calibration(gpu, overrides.section_or(model.kernel()), overrides.calibration_choice(gpu),
                                               bound.default_tm())),
-        changed(changes_durations(calibration.memory_durations) ? std::optional(apply_durations(bound, calibration))
-                                                                 : std::nullopt),
-        identity{reinterpret_cast<std::intptr_t>(&bound)},
-        core_times(changed ? *changed : bound, identity, calibration, cache) {}
+        timed(apply_durations(bound, calibration)),
+        spec(launch_free_spec(overrides, gpu, timed, calibration.tm)),
+        core_times(timed, spec, cache) {}
+
+  static ModelSpec launch_free_spec(const ModelOverrides& overrides, const gpus::Profile& gpu, const isa::Program& program,
+                                    isa::Millicycles tm) {
+    if (program.has_memory_annotations()) {
+      throw std::logic_error("a built-in workload's program has memory annotations: its spec would depend on the launch");
+    }
+    return make_model_spec(overrides.model, gpu, grid::Launch{}, tm, false, overrides.max_warp_instructions);
+  }
 
   const isa::Program& bound;
   gpus::Calibration calibration;
-  std::optional<isa::Program> changed;  // a copy only when the calibration changes durations
-  std::int64_t identity[1];
+  isa::Program timed;  // with the calibration's durations
+  ModelSpec spec;
   ProgramCoreTimes core_times;
 };
 
@@ -93,7 +102,8 @@ class PreparedNamedWorkload final : public PreparedModel {
     prediction.launch = grid::suggest_launch(gpu_, prediction.total_threads);
     ProgramOnGpu& program = program_for(point.K);
     prediction.calibration = program.calibration;
-    grid::time_grid(gpu_, prediction.launch, program.calibration.tp_us, program.core_times, prediction.per_launch);
+    grid::time_grid(gpu_, planned_with(program.spec, prediction.launch), program.calibration.tp_us, program.core_times,
+                    prediction.per_launch);
     prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
     prediction.warnings.clear();
   }

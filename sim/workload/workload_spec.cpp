@@ -1,10 +1,12 @@
 #include "warpsim/workload/workload_spec.hpp"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
 #include "warpsim/workload/kp_workload_model.hpp"
+#include "warpsim/workload/named_workload.hpp"
 #include "warpsim/workload/named_workload_model.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
 
@@ -34,22 +36,27 @@ void check_fields(const WorkloadSpec& spec) {
 
 }  // namespace
 
+isa::Program load_kernel_program(const std::string& path) {
+  if (const isa::Program* builtin = builtin_kernel_program(path); builtin && !std::filesystem::exists(path)) return *builtin;
+  return isa::load_kp_file(path);
+}
+
 std::shared_ptr<const WorkloadModel> make_workload_model(const WorkloadSpec& spec) {
   check_fields(spec);
   switch (spec.kind) {
     case WorkloadKind::builtin:
       return std::make_shared<NamedWorkloadModel>(find_workload(spec.source));
     case WorkloadKind::kp: {
-      isa::Program program = isa::load_kp_file(spec.source);
+      isa::Program program = load_kernel_program(spec.source);
       std::string label = spec.name.empty() ? program.name() : spec.name;
       return std::make_shared<KpWorkloadModel>(std::move(label), std::move(program), *spec.launch);
     }
     case WorkloadKind::ptx: {
-      ptx::LoweringOptions options;
+      ptx::LoweringOptions options = spec.lowering;
       options.kernel = spec.kernel;
       options.emulate_all = spec.emulate_all;
       return std::make_shared<PtxWorkloadModel>(spec.name, load_ptx_source(spec.source), std::move(options),
-                                                *spec.launch, spec.params, nullptr, spec.registers_per_thread);
+                                                *spec.launch, spec.params, nullptr, spec.registers);
     }
   }
   throw std::logic_error("make_workload_model: unknown kind");

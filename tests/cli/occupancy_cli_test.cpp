@@ -7,7 +7,7 @@
 
 #include "warpsim/ptx/kernel_resources.hpp"
 #include "warpsim/ptx/parser.hpp"
-#include "api/ptxas_registers.hpp"
+#include "warpsim/workload/ptxas_registers.hpp"
 #include "tests/support/cli_runner.hpp"
 
 namespace {
@@ -118,9 +118,9 @@ TEST(OccupancyCli, PtxasOutputParsing) {
       "ptxas info    : Used 13 registers, used 1 barriers, 128 bytes smem, 376 bytes cmem[0]\n"
       "ptxas info    : Compiling entry function '_Z1bv' for 'sm_80'\n"
       "ptxas info    : Used 40 registers, used 0 barriers, 376 bytes cmem[0]\n";
-  EXPECT_EQ(warpsim::api::parse_ptxas_registers(output, "_Z1av"), 13);
-  EXPECT_EQ(warpsim::api::parse_ptxas_registers(output, "_Z1bv"), 40);
-  EXPECT_EQ(warpsim::api::parse_ptxas_registers(output, "_Z1cv"), std::nullopt);
+  EXPECT_EQ(warpsim::sim::workload::parse_ptxas_registers(output, "_Z1av"), 13);
+  EXPECT_EQ(warpsim::sim::workload::parse_ptxas_registers(output, "_Z1bv"), 40);
+  EXPECT_EQ(warpsim::sim::workload::parse_ptxas_registers(output, "_Z1cv"), std::nullopt);
 }
 
 TEST(OccupancyCli, BadInput) {

@@ -43,5 +43,48 @@ TEST(Program, DynamicCountsRefuseOverflow) {
   EXPECT_THROW(program.dynamic_counts(), InputError);
 }
 
+// Re-timing copies every op and changes only durations (review 2026-11, finding 1: the rebuild
+// op by op dropped lines= and reuse=, so a d1 changed memory-model results).
+TEST(Program, ReTimingKeepsEveryAnnotation) {
+  const Program program = parse_kp(
+      "kernel k\ntm 4\ncalc 27\nrepeat 8\n load 60 global sectors=16 lines=9 reuse=0.25 distance=4096\n"
+      " load 60 shared ways=2\n bar\n store 60 global sectors=4\nend\n",
+      "annotated.kp");
+  const Program same = program.with_memory_durations([](std::size_t, const Op&) { return std::nullopt; });
+  EXPECT_TRUE(same.same_meaning(program));
+  const Program retimed = program.with_memory_durations([](std::size_t index, const Op&) -> std::optional<Millicycles> {
+    return index == 0 ? std::optional<Millicycles>(61'000) : std::nullopt;
+  });
+  ASSERT_EQ(retimed.ops().size(), program.ops().size());
+  for (std::size_t i = 0; i < program.ops().size(); ++i) {
+    Op expected = program.ops()[i];
+    if (i == 2) {  // the first memory instruction (calc, repeat, then the load)
+      ASSERT_EQ(expected.kind, OpKind::load);
+      expected.duration = 61'000;
+    }
+    EXPECT_TRUE(retimed.ops()[i].same_meaning(expected)) << "op " << i;
+    EXPECT_EQ(retimed.ops()[i].line, expected.line);
+  }
+  EXPECT_EQ(retimed.ops()[2].lines, 9);
+  EXPECT_EQ(retimed.ops()[2].reuse.permille, 250);
+  EXPECT_TRUE(retimed.has_memory_annotations());
+  EXPECT_EQ(retimed.default_tm(), program.default_tm());
+  EXPECT_THROW(program.with_memory_durations([](std::size_t, const Op&) { return std::optional<Millicycles>(0); }),
+               InputError);
+}
+
+// The identity caches key on: equal for programs that time alike whatever their names and lines,
+// different when any timed field differs (a duration, lines=, a space).
+TEST(Program, TimingIdentityIsTheTimedContent) {
+  const auto id = [](const std::string& text) { return parse_kp(text, "t.kp").timing_identity(); };
+  const std::string base = "calc 5\nrepeat 4\n load 60 global sectors=16 lines=4\nend\n";
+  EXPECT_EQ(id("kernel a\n" + base), id("kernel b\n\n\n" + base));
+  EXPECT_NE(id(base), id("calc 5\nrepeat 4\n load 60 global sectors=16 lines=5\nend\n"));
+  EXPECT_NE(id(base), id("calc 5\nrepeat 4\n load 61 global sectors=16 lines=4\nend\n"));
+  EXPECT_NE(id(base), id("calc 5\nrepeat 4\n load 60 shared ways=16\nend\n"));
+  EXPECT_NE(id(base), id("calc 5\nrepeat 5\n load 60 global sectors=16 lines=4\nend\n"));
+  EXPECT_THROW(parse_kp("repeat N\ncalc 1\nend\n", "u.kp").timing_identity(), InputError);  // unbound
+}
+
 }  // namespace
 }  // namespace warpsim::isa

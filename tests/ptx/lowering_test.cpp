@@ -88,6 +88,24 @@ TEST(PtxLowering, LongLoopsStaySmall) {
   EXPECT_LT(k.programs[0].program.ops().size(), 40u);
 }
 
+// The paper's rule against a count by hand (the test below compares the lowering with its own
+// notes, which come from the same trace items): predicated_store.ptx runs, per warp, 9
+// instructions (3 ld.param, 3 cvta, mov, mul.wide, add), ld.global, 2 (setp, add), st.global, 2
+// (add.f32, add), st.global, 1 (ret): periods of n + 9 cycles, 18 + 11 + 11 + 10 = 50.
+TEST(PtxLowering, CalcPeriodsMatchAHandCount) {
+  const LoweredKernel k = lower("tests/ptx/cases/predicated_store.ptx", {1, 1, 1}, {64, 1, 1});
+  for (const WarpProgram& p : k.programs) {
+    std::vector<isa::Millicycles> calcs;
+    std::string kinds;
+    for (const isa::Op& op : p.program.ops()) {
+      kinds += isa::to_string(op.kind)[0];
+      if (op.kind == isa::OpKind::calc) calcs.push_back(op.duration);
+    }
+    EXPECT_EQ(kinds, "clcscsc");
+    EXPECT_EQ(calcs, (std::vector<isa::Millicycles>{18'000, 11'000, 11'000, 10'000}));
+  }
+}
+
 TEST(PtxLowering, CalcPeriodsFollowThePaperRule) {
   const LoweredKernel k = lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 1, 1}, {32, 1, 1}, {{"0", "4"}});
   const WarpProgram& p = k.programs[0];

@@ -134,7 +134,7 @@ TEST(LoweringCache, ModelsRetimeTheSharedPrograms) {
   ModelOverrides overrides;
   overrides.tp_us = 5;
   overrides.tm = isa::cycles_from_double(20);
-  overrides.model = TimingModel::paper;  // d1 and d2 are the paper's durations of global accesses
+  overrides.model = Model::paper;  // d1 and d2 are the paper's durations of global accesses
   CoreTimeCache core_times;
   const Point point{{"N", 256}};
   const double plain = model(ptx::kDefaultMemoryCycles).predict(gpu, point, overrides, core_times).time_us;
@@ -153,25 +153,25 @@ TEST(LoweringCache, ModelsRetimeTheSharedPrograms) {
 TEST(LoweringCache, SharedTimingsAnswerAsAFreshTiming) {
   const auto shared = std::make_shared<LoweringCache>();
   const auto predict = [&](const std::shared_ptr<LoweringCache>& lowerings, const gpus::Profile& gpu, std::int64_t regs,
-                           double tp, TimingModel timing_model) {
+                           double tp, Model timing_model) {
     PtxWorkloadModel model("", load_ptx_source(kMtxMulVec), ptx::LoweringOptions{}, LaunchPolicy{"N", "", "256"},
-                           {{"N", "0"}}, lowerings, regs);
+                           {{"N", "0"}}, lowerings, RegisterChoice{.given = regs});
     ModelOverrides overrides;
     overrides.tp_us = tp;
     overrides.model = timing_model;
-    if (timing_model == TimingModel::paper) overrides.tm = isa::cycles_from_double(20);  // no default in the paper's model
+    if (timing_model == Model::paper) overrides.tm = isa::cycles_from_double(20);  // no default in the paper's model
     CoreTimeCache core_times;
     return model.predict(gpu, Point{{"N", 1 << 16}}, overrides, core_times).per_launch;
   };
   const gpus::Profile a100 = gpus::load_profile("a100");
-  EXPECT_NE(predict(std::make_shared<LoweringCache>(), a100, 32, 2, TimingModel::memory).cycles,
-            predict(std::make_shared<LoweringCache>(), a100, 96, 2, TimingModel::memory).cycles)
+  EXPECT_NE(predict(std::make_shared<LoweringCache>(), a100, 32, 2, Model::memory).cycles,
+            predict(std::make_shared<LoweringCache>(), a100, 96, 2, Model::memory).cycles)
       << "the register counts below must change the occupancy";
   for (const char* id : {"a100", "h100", "gtx980"}) {
     const gpus::Profile gpu = gpus::load_profile(id);
     for (const std::int64_t regs : {32, 33, 96, 32}) {
       for (const double tp : {2.0, 3.0}) {
-        for (const TimingModel m : {TimingModel::memory, TimingModel::paper}) {
+        for (const Model m : {Model::memory, Model::paper}) {
           const grid::GridTiming fresh = predict(std::make_shared<LoweringCache>(), gpu, regs, tp, m);
           const grid::GridTiming kept = predict(shared, gpu, regs, tp, m);
           EXPECT_EQ(kept.cycles, fresh.cycles) << id << " regs " << regs << " tp " << tp;
@@ -185,7 +185,7 @@ TEST(LoweringCache, SharedTimingsAnswerAsAFreshTiming) {
   shared->clear();  // cold again: the next prediction lowers anew
   EXPECT_EQ(shared->stats().kept, 0);
   EXPECT_EQ(shared->stats().bytes, 0);
-  predict(shared, gpus::load_profile("a100"), 32, 2, TimingModel::memory);
+  predict(shared, gpus::load_profile("a100"), 32, 2, Model::memory);
   EXPECT_EQ(shared->stats().lowerings, 2);
 }
 

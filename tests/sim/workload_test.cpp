@@ -3,7 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/kp_format.hpp"
+#include "warpsim/workload/kp_workload_model.hpp"
+#include "warpsim/workload/launch_policy.hpp"
 
 namespace warpsim::sim::workload {
 namespace {
@@ -105,7 +110,7 @@ TEST(DwtWorkloads, InvalidPointsAreInputErrors) {
   EXPECT_THROW(run("dwt2d_matrix", "rtx2080", 8, std::int64_t{1} << 62), InputError);  // overflow
   EXPECT_THROW(find_workload("fft"), InputError);
   ModelOverrides paper;
-  paper.model = TimingModel::paper;
+  paper.model = Model::paper;
   CoreTimeCache cache;
   EXPECT_THROW(NamedWorkloadModel(find_workload("dwt_matrix")).predict(gpus::load_profile("h100"), {{"K", 8}, {"N", 64}}, paper, cache),
                InputError);  // no calibration
@@ -113,6 +118,49 @@ TEST(DwtWorkloads, InvalidPointsAreInputErrors) {
   const Prediction defaults = run("dwt_matrix", "h100", 8, 64);
   EXPECT_EQ(defaults.calibration.tp_us, 5.25);
   EXPECT_EQ(defaults.calibration.tm, 4'000);
+}
+
+// Caches key on the program's content plus the ModelSpec's fingerprint (issue 32): one T_c cache
+// shared by predictions under other specs -- another model, a GPU whose memory figures differ,
+// another launch (another DRAM share) -- serves each exactly what a fresh cache computes.
+TEST(CoreTimeCacheKeys, NoPointIsServedAnotherSpecsTime) {
+  const isa::Program program = isa::parse_kp(
+      "kernel strided\ntm 4\nrepeat 64\n  load 60 global sectors=16 lines=16\n  bar\n  calc 4\nend\n", "strided.kp");
+  const gpus::Profile h100 = gpus::load_profile("h100");
+  gpus::Profile slower = h100;
+  slower.figures["dram_latency_cycles"] *= 2;
+  slower.figures["memory_bandwidth_gbs"] /= 2;
+  const auto model_for = [&](const char* block) {
+    return KpWorkloadModel("strided", program, fixed_launch("G", block));
+  };
+  CoreTimeCache shared;
+  int compared = 0;
+  for (const Model m : {Model::memory, Model::paper, Model::memory}) {
+    for (const gpus::Profile* gpu : std::vector<const gpus::Profile*>{&h100, &slower}) {
+      for (const char* block : {"128", "256"}) {
+        for (const std::int64_t blocks : {132, 1000}) {
+          ModelOverrides overrides;
+          overrides.model = m;
+          overrides.tp_us = 5.0;
+          const Point point{{"G", blocks}};
+          const KpWorkloadModel model = model_for(block);
+          CoreTimeCache fresh;
+          const double expected = model.predict(*gpu, point, overrides, fresh).per_launch.cycles;
+          EXPECT_EQ(model.predict(*gpu, point, overrides, shared).per_launch.cycles, expected)
+              << to_string(m) << " on " << gpu->figures.at("dram_latency_cycles") << ", " << blocks << " x " << block;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(shared.hits(), 0) << "the third pass must be answered from the cache";
+  EXPECT_EQ(compared, 24);
+  // The figures matter: the slower GPU's time differs, so a cache keyed without them would fail above.
+  ModelOverrides memory;
+  memory.tp_us = 5.0;
+  CoreTimeCache a, b;
+  EXPECT_NE(model_for("256").predict(h100, {{"G", 1000}}, memory, a).per_launch.cycles,
+            model_for("256").predict(slower, {{"G", 1000}}, memory, b).per_launch.cycles);
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ class PointPredictor {
   // `section`: the profile's [calibration.<section>] for what the values leave open; empty: the
   // workload's kernel. The model and the GPU must outlive the predictor.
   PointPredictor(const workload::WorkloadModel& model, const gpus::Profile& gpu, MeasuredData data,
-                 std::string section = {});
+                 std::string section = {}, Model timing_model = Model::memory);
 
   // The full model time at every point. Throws InputError naming the point (and its line) when
   // the model cannot predict it.
@@ -70,6 +70,7 @@ class PointPredictor {
   const gpus::Profile& gpu_;
   std::vector<MeasuredPoint> points_;
   std::string section_;
+  Model timing_model_;
   std::string source_;
   workload::CoreTimeCache cache_;
 

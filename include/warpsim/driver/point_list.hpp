@@ -32,6 +32,10 @@ class PointList final : public SweepPoints {
 
   std::int64_t total() const override { return static_cast<std::int64_t>(rows.size()); }
   const SuiteWorkload& fill(std::int64_t index, SweepRow& row) const override;
+  // Every row timed under `model` (--model, over the list's `model` column).
+  void use_model(Model model) {
+    for (auto& [key, workload] : workloads_) workload.overrides.model = model;
+  }
   SourceLocation location(std::int64_t index) const override;
 
  private:

@@ -57,6 +57,9 @@ struct Suite {
 // suite's folder. Throws InputError with file and line for unknown keys, bad values and too
 // many points.
 Suite parse_suite(std::string_view toml_text, const std::string& source);
+
+// Every workload of the suite timed under `model` (--model, over the suite's `model` keys).
+void use_model(Suite& suite, Model model);
 Suite load_suite(const std::string& path);
 
 }  // namespace warpsim::sim::driver

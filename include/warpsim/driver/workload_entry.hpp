@@ -17,10 +17,14 @@
 
 namespace warpsim::sim::driver {
 
+// `model = "paper" | "memory"`, located on error.
+Model read_model(const gpus::TomlReader& toml, const toml::node& value, const std::string& name);
+
 struct WorkloadEntry {
   std::shared_ptr<const workload::WorkloadModel> model;
   AxisTable axes;  // the workload's own axes
   workload::ModelOverrides overrides;
+  bool model_given = false;  // `model = "paper"` in the entry (else the suite's, else memory)
   // Where an expression (launch, params) first reads each axis, and what it is: for the error
   // when no table gives the axis.
   struct AxisRead {

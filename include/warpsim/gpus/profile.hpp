@@ -1,5 +1,5 @@
-// A GPU profile: the device figures the model needs (Algorithm 1 and 3), optional figures for
-// the memory and occupancy models to come, where each figure came from, and per-kernel
+// A GPU profile: the device figures the model needs (Algorithm 1 and 3), the figures the
+// memory-aware model and occupancy read (docs/profiles.md), where each figure came from, and per-kernel
 // calibrations (t_p, t_m). Profiles are TOML files under gpus/ (docs/formats.md).
 #pragma once
 

@@ -29,6 +29,8 @@ struct Launch {
   // Blocks per SM that registers and shared memory allow (sim/occupancy); 0: no such limit (the
   // paper's model counts warps and blocks only).
   std::int64_t resident_blocks_limit = 0;
+  // N_cp, which the timing model decides (workload::ModelSpec); 0: the profile's cores_per_sm / 32.
+  std::int64_t core_packages_per_sm = 0;
 
   bool operator==(const Launch&) const = default;
 };

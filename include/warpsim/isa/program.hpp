@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -70,7 +71,7 @@ using ParameterValues = std::map<std::string, std::int64_t, std::less<>>;
 // Dynamic counts with every loop multiplied out (a bound program).
 struct DynamicCounts {
   std::int64_t instructions = 0;
-  std::int64_t calcs = 0;
+  std::int64_t calcs = 0;  // calc and bar instructions: the paper times a barrier as a calc
   std::int64_t loads = 0;
   std::int64_t stores = 0;
   Millicycles calc_time = 0;
@@ -126,6 +127,18 @@ class Program {
   DynamicCounts dynamic_counts() const;
 
   bool same_meaning(const Program& other) const;
+
+  // A copy whose memory instructions (numbered 0, 1, ... in program order) take the duration
+  // `choose` gives them, else their own. Every other field of every op is copied as it is, so a
+  // re-timing cannot forget an annotation (spaces, sectors, lines, reuse, and whatever comes next).
+  // Throws InputError (at the op's line) for a duration that is not positive.
+  Program with_memory_durations(
+      const std::function<std::optional<Millicycles>(std::size_t index, const Op& op)>& choose) const;
+
+  // Everything a timing model reads of a bound program, exactly, as integers: each op's kind,
+  // duration, count, space, transactions, lines and reuse (not names, sources or source lines).
+  // Equal identities time the same under every model: caches key on it (never on an address).
+  std::vector<std::int64_t> timing_identity() const;
 
  private:
   [[noreturn]] void fail(int line, const std::string& what) const;

@@ -40,7 +40,8 @@ inline constexpr std::int64_t kMaxLaunchWarps = std::int64_t{1} << 62;
 // The fast lowering gives up (an error) beyond this many classes of blocks.
 inline constexpr std::int64_t kMaxClasses = std::int64_t{1} << 24;
 
-// What the program does not say but later memory models need, per op of WarpProgram::program.
+// What the program does not say, per op of WarpProgram::program, for the reports of `lower` and
+// `simulate` (no timing model reads it: the ops carry what they time).
 struct OpNote {
   std::int64_t instructions = 0;  // calc: PTX instructions (0 for the `calc 9` that opens a period)
   bool opens_period = false;      // calc: the first item of a paper calc period (its duration adds 9 cycles)

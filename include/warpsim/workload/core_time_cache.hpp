@@ -19,8 +19,8 @@
 
 namespace warpsim::sim::workload {
 
-// What identifies a program's core-package simulations: the caller packs whatever determines its
-// program (workload id, program parameters, durations) followed by t_m.
+// What identifies a program's core-package simulations: its isa::Program::timing_identity()
+// followed by the ModelSpec's fingerprint() (ProgramCoreTimes); contents, never addresses.
 using CoreTimeKey = std::vector<std::int64_t>;
 
 class CoreTimeCache {

@@ -33,6 +33,14 @@ struct LaunchPolicy {
   SourceLocation threads_at{}, grid_at{}, block_at{};
 };
 
+// A fixed launch: `grid` blocks of `block` threads, each "N" or "X,Y,Z" (or expressions).
+inline LaunchPolicy fixed_launch(std::string grid, std::string block) {
+  LaunchPolicy policy;
+  policy.grid = std::move(grid);
+  policy.block = std::move(block);
+  return policy;
+}
+
 // A LaunchPolicy parsed once, for a model to resolve at every point.
 class LaunchFormula {
  public:

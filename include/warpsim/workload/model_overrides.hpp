@@ -12,6 +12,7 @@
 
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/isa/program.hpp"
+#include "warpsim/core/simulate_core.hpp"
 #include "warpsim/workload/timing_model.hpp"
 
 namespace warpsim::sim::workload {
@@ -21,7 +22,8 @@ struct ModelOverrides {
   std::optional<isa::Millicycles> tm;
   std::vector<std::optional<isa::Millicycles>> memory_durations;  // d1, d2, ...; nullopt: the profile's, else the program's
   std::string section;  // the profile's [calibration.<section>] to use; empty: the workload's kernel
-  TimingModel model = TimingModel::memory;
+  Model model = Model::memory;
+  std::int64_t max_warp_instructions = core::kDefaultMaxWarpInstructions;  // --max-instructions
 
   // What was given, with the model's defaults for what nothing gives (with_model_defaults).
   gpus::CalibrationChoice calibration_choice(const gpus::Profile& gpu) const {

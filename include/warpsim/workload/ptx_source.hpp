@@ -13,6 +13,7 @@ struct PtxSource {
   std::shared_ptr<const ptx::Module> module;
   // The path (it appears in the lowered programs and messages), the size and a hash of the text.
   std::string identity;
+  std::string path = {};  // as given (ptxas reads it)
 };
 
 // Reads and parses a .ptx file (InputError for a file that cannot be read or is not PTX).

@@ -3,14 +3,18 @@
 // programs (grid::time_grid_mixed). d1 is the duration of every global load, d2 of every store.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "warpsim/ptx/lowering.hpp"
 #include "warpsim/core/simulate_core.hpp"
 #include "warpsim/grid/grid.hpp"
 #include "warpsim/workload/launch_policy.hpp"
 #include "warpsim/workload/lowering_cache.hpp"
+#include "warpsim/workload/model_spec.hpp"
 #include "warpsim/workload/ptx_source.hpp"
+#include "warpsim/workload/ptxas_registers.hpp"
 #include "warpsim/workload/timing_model.hpp"
 #include "warpsim/workload/workload_model.hpp"
 
@@ -24,22 +28,27 @@ struct ParameterAxis {
   std::string label{};    // how errors name the binding; empty: "axis <axis>" (a point list: "param:3")
 };
 
-// T_k of a lowered launch: Algorithm 1 when every warp runs one program, else the per-SM
-// generalisation (grid::time_grid_mixed). `retimed`, when not empty, replaces the programs
-// (the same ops with other load/store durations).
-grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launch& launch, double tp_us, isa::Millicycles tm,
-                                     const ptx::LoweredKernel& kernel, TimingModel model,
-                                     const std::vector<isa::Program>& retimed = {}, const core::CoreOptions& engine = {});
+// T_k of a lowered launch under `spec` (make_model_spec for this launch): Algorithm 1 when every
+// warp runs one program, else the per-SM generalisation (grid::time_grid_mixed). `retimed`, when
+// not empty, replaces the programs (the same ops with other load/store durations).
+grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launch& launch, double tp_us,
+                                     const ptx::LoweredKernel& kernel, const ModelSpec& spec,
+                                     const std::vector<isa::Program>& retimed = {});
+
+// Whether any of the kernel's programs carries memory annotations (make_model_spec's `annotated`).
+bool has_memory_annotations(const ptx::LoweredKernel& kernel);
 
 class PtxWorkloadModel final : public WorkloadModel {
  public:
   // `name` labels outputs (empty: the kernel's short name). `options.kernel` selects the entry;
-  // its grid, block and parameters are set per point. Throws InputError when an axis names no
-  // parameter of the kernel, or two axes name the same one. Lowered launches come from `cache`
-  // (null: LoweringCache::process_wide()).
+  // its grid and block are set per point, its parameters are the fixed ones (`simulate --param`)
+  // and the axes' are added per point. Throws InputError when an axis names no parameter of the
+  // kernel, or two axes name the same one. Lowered launches come from `cache` (null:
+  // LoweringCache::process_wide()). Registers per thread (memory model): `registers`, resolved
+  // once per GPU architecture.
   PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options, const LaunchPolicy& launch,
                    std::vector<ParameterAxis> parameter_axes, std::shared_ptr<LoweringCache> cache = nullptr,
-                   std::int64_t registers_per_thread = kDefaultRegistersPerThread);
+                   RegisterChoice registers = {});
   const std::string& name() const override { return name_; }
   const std::string& kernel() const override { return kernel_; }
   std::vector<std::string> axes() const override;
@@ -56,8 +65,12 @@ class PtxWorkloadModel final : public WorkloadModel {
   LaunchFormula launch_;
   std::vector<ParameterAxis> parameter_axes_;
   std::vector<PointExpression> parameter_values_;  // parsed parameter_axes_[i].axis
+  Sourced registers_for(const gpus::Profile& gpu) const;  // ptxas at most once per compute capability
+
   std::shared_ptr<LoweringCache> lowerings_;
-  std::int64_t registers_per_thread_;
+  RegisterChoice registers_;
+  mutable std::mutex registers_mutex_;
+  mutable std::map<std::string, Sourced> registers_by_arch_;  // by compute capability
 };
 
 }  // namespace warpsim::sim::workload

@@ -10,6 +10,7 @@
 
 #include "warpsim/workload/launch_policy.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
+#include "warpsim/workload/ptxas_registers.hpp"
 #include "warpsim/workload/workload_model.hpp"
 
 namespace warpsim::sim::workload {
@@ -18,14 +19,20 @@ enum class WorkloadKind { builtin, kp, ptx };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::builtin;
-  std::string source;                  // builtin: its name; kp, ptx: the file's path
+  std::string source;                  // builtin: its name; kp: the file's path or a built-in kernel program's
+                                       // name (dwt_matrix, dwt_lattice); ptx: the file's path
   std::string name;                    // kp, ptx: the label in outputs (empty: the program's or kernel's name)
   std::string kernel;                  // ptx: the entry (empty: the only one)
   std::vector<ParameterAxis> params;   // ptx: the axes bound to kernel parameters, in order
+  ptx::LoweringOptions lowering;       // ptx: the frontend's options (kernel and emulate_all come from the fields here)
   std::optional<LaunchPolicy> launch;  // kp, ptx: required; builtin: none (Algorithm 3)
   bool emulate_all = false;            // ptx: ptx::LoweringOptions::emulate_all
-  std::int64_t registers_per_thread = kDefaultRegistersPerThread;  // ptx: for occupancy (`regs`)
+  RegisterChoice registers;            // ptx, memory model: for occupancy (`regs`, else ptxas, else 32)
 };
+
+// A .kp file, or a built-in kernel program by name (dwt_matrix, dwt_lattice) unless a file of that
+// name is there; unbound.
+isa::Program load_kernel_program(const std::string& path);
 
 // Throws InputError, without a location, for a field the kind does not take or a missing launch;
 // with the file's location for a file that cannot be read or parsed; for an unknown built-in.

@@ -1,4 +1,4 @@
-#include "api/external_program.hpp"
+#include "warpsim/workload/external_program.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -11,7 +11,7 @@
 
 extern char** environ;
 
-namespace warpsim::api {
+namespace warpsim::sim::workload {
 namespace {
 
 constexpr std::size_t kMaxOutput = std::size_t{1} << 20;
@@ -87,4 +87,4 @@ ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::millis
   return run;
 }
 
-}  // namespace warpsim::api
+}  // namespace warpsim::sim::workload

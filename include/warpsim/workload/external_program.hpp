@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace warpsim::api {
+namespace warpsim::sim::workload {
 
 struct ProgramRun {
   bool started = false;    // false: not found or not executable (PATH is searched)
@@ -18,4 +18,4 @@ struct ProgramRun {
 
 ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit);
 
-}  // namespace warpsim::api
+}  // namespace warpsim::sim::workload

@@ -1,6 +1,6 @@
 // The error that says a launch cannot run on the GPU at all (its block, its grid, or an occupancy
 // of no block per SM), as opposed to bad input elsewhere (a file, a parameter, a GPU id): the
-// block-size search (launch_search_api.cpp) lists such a size as illegal, with the message as the
+// block-size search (the facade's launch_search_api.cpp) lists such a size as illegal, with the message as the
 // reason, and lets every other error through. Everyone else sees a plain InputError.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 #include "warpsim/isa/input_error.hpp"
 
-namespace warpsim::api {
+namespace warpsim::sim::grid {
 
 class LaunchRejected : public InputError {
  public:
@@ -27,4 +27,4 @@ decltype(auto) rejecting_launch(Check&& check) {
   }
 }
 
-}  // namespace warpsim::api
+}  // namespace warpsim::sim::grid

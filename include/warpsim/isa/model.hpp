@@ -1,0 +1,18 @@
+// Which timing model prices a program (docs/model.md): the one model enum of every layer, from
+// the engine's ModelSpec to the facade, the CLI, suites and point lists.
+#pragma once
+
+#include <string>
+
+namespace warpsim {
+
+// memory: the memory-aware model (the default: annotated accesses priced from the profile,
+// barriers held per block, occupancy from registers and shared memory); paper: the paper's
+// Algorithms 1-3 exactly (every load costs t_m and its d_i).
+enum class Model { memory, paper };
+
+// "memory" or "paper"; InputError (without a location) for anything else.
+Model parse_model(const std::string& text);
+const char* to_string(Model model);
+
+}  // namespace warpsim
