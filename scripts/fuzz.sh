@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (the fuzz preset: clang++, ASan + UBSan) and runs them one at a
-# time, each on a copy of its seed corpus. Two modes (docs/fuzzing.md):
+# time, each on its seeds, which scripts/fuzz-corpus.sh collects from the repository at run time (the
+# workloads, test cases, malformed inputs, GPU profiles and suites of the target's format, plus
+# fuzz/seeds/<kind>/ and fuzz/regressions/<target>/). Two modes (docs/fuzzing.md):
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]          short run (CI): every target, 15 s each by default
 #   scripts/fuzz.sh --long [SECONDS_PER_TARGET]   long run: the PTX fuzzers, 600 s each by default
@@ -8,14 +10,16 @@
 #
 # Environment: FUZZ_TARGETS="ptx_parser_fuzzer kp_fuzzer" runs only those targets (either mode).
 # The long run differs from the short one in its defaults (600 s, the two PTX targets), in
-# -max_len (FUZZ_MAX_LEN, default 131072, twice the largest seed, so real PTX files fit), in its
-# seeds (a PTX target also reads the other PTX target's seeds) and in what it prints per target:
+# -max_len (FUZZ_MAX_LEN, default 131072, twice the largest seed, so real PTX files fit) and in
+# what it prints per target:
 # executions, executions per second, inputs added, peak memory, seconds run and findings. It also
 # writes that table to build/fuzz/long-run.txt.
 # Exits non-zero when a fuzzer finds a crash, sanitizer report, timeout, leak or out-of-memory;
 # the reproducer (crash-*, timeout-*, leak-*, oom-*) is left in build/fuzz/findings/<target>/.
 # libFuzzer stops a target at its first finding; the run goes on with the next target.
-# The repository is not modified: the corpus grows in build/fuzz/corpus-run/<target>/.
+# The repository is not modified: the corpus grows in build/fuzz/corpus-run/<target>/. Commit a
+# finding only minimised (-minimize_crash=1), into fuzz/regressions/<target>/, where the
+# FuzzReplay.<target> ctest replays it.
 set -euo pipefail
 
 usage() { echo "usage: $0 [--long] [SECONDS_PER_TARGET]" >&2; exit 2; }
@@ -54,8 +58,13 @@ cd "$root"
 
 read -r -a targets <<< "${FUZZ_TARGETS:-${default_targets[*]}}"
 
+for target in "${targets[@]}"; do
+  [[ " ${all_targets[*]} " == *" $target "* ]] || { echo "fuzz: no such fuzzer: $target" >&2; exit 2; }
+done
+
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target fuzzers
+# Only the targets that run: FUZZ_TARGETS=kp_fuzzer need not build the PTX frontend.
+cmake --build --preset fuzz --target "${targets[@]}"
 
 build="$root/build/fuzz"
 failed=()
@@ -71,20 +80,11 @@ for target in "${targets[@]}"; do
   log="$build/logs/$target.log"
   mkdir -p "$corpus" "$findings" "$(dirname "$log")"
   # A copy of the seeds: the fuzzer writes new inputs into its first corpus folder.
-  cp -f "$root/fuzz/corpus/$target/"* "$corpus/"
+  "$root/scripts/fuzz-corpus.sh" "$target" "$corpus" >/dev/null
   extra=()
   case "$target" in
     ptx_*) extra+=("-dict=$root/fuzz/ptx.dict") ;;
   esac
-  seeds=()
-  if [ "$mode" = long ]; then
-    # Every PTX seed for either PTX target: the other target's folder is read, never written.
-    case "$target" in
-      ptx_*) for other in "${ptx_targets[@]}"; do
-               [ "$other" = "$target" ] || seeds+=("$root/fuzz/corpus/$other")
-             done ;;
-    esac
-  fi
   before="$(ls -1 "$findings" | wc -l)"
 
   echo "fuzz: $target for ${seconds}s ($mode run)"
@@ -95,7 +95,7 @@ for target in "${targets[@]}"; do
   # the foreground: the machine has 2 cores.
   ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
   UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-    "$binary" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+    "$binary" "$corpus" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" \
       >"$log" 2>&1 || status=$?
   elapsed=$((SECONDS - started))

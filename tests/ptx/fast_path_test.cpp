@@ -88,11 +88,11 @@ TEST(PtxFastPath, EveryCommittedKernelEqualsEmulateAll) {
   EXPECT_GE(compared, 500);
 }
 
-// The fuzzers' seed corpora (nvcc output of every committed .cu at several arches, -G and
-// -lineinfo builds, hand-written oddities): every file that parses, every kernel in it.
+// The nvcc seeds of the PTX fuzzers (scripts/gen-fuzz-seeds.sh: every committed .cu, optimised,
+// -G and -lineinfo builds): every file that parses, every kernel in it.
 TEST(PtxFastPath, FuzzSeedsEqualEmulateAll) {
   int compared = 0;
-  for (const char* dir : {"/fuzz/corpus/ptx_lowering_fuzzer", "/fuzz/corpus/ptx_parser_fuzzer"}) {
+  for (const char* dir : {"/tests/ptx/nvcc"}) {
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(kSource + dir)) files.push_back(entry.path());
     std::sort(files.begin(), files.end());
@@ -122,7 +122,7 @@ TEST(PtxFastPath, FuzzSeedsEqualEmulateAll) {
       }
     }
   }
-  EXPECT_GE(compared, 100);
+  EXPECT_GE(compared, 90);  // 98 kernels in the 65 seeds of nvcc 13.0 (the committed .ptx: the test above)
 }
 
 // The kernels the targets name: classes, not warps, and loops in closed form.

@@ -1517,13 +1517,17 @@ TEST(PtxParserNvcc, ManagedVariablesAndByValueParameters) {
   EXPECT_EQ(find_instruction(retvec, "st", 3).operands[0].offset, 12);
 }
 
-// Every .ptx file shipped with the workloads (none is fine).
+// Every .ptx file shipped with the workloads, and the nvcc seeds of the fuzzers
+// (scripts/gen-fuzz-seeds.sh), parses.
 TEST(PtxParserNvcc, ParsesEveryWorkloadPtx) {
   namespace fs = std::filesystem;
   const fs::path root = fs::path(kSourceDir) / "workloads";
   if (!fs::exists(root)) GTEST_SKIP() << "no workloads directory";
   int parsed = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+  std::vector<fs::directory_entry> entries;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) entries.push_back(entry);
+  for (const auto& entry : fs::directory_iterator(fs::path(kSourceDir) / "tests/ptx/nvcc")) entries.push_back(entry);
+  for (const auto& entry : entries) {
     if (!entry.is_regular_file() || entry.path().extension() != ".ptx") continue;
     SCOPED_TRACE(entry.path().string());
     try {
