@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "warpsim/ptx/kernel_resources.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "api/ptxas_registers.hpp"
 #include "tests/support/cli_runner.hpp"
 

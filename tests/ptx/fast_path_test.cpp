@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
 #include "tests/support/committed_launches.hpp"

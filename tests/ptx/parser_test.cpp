@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "warpsim/ptx/lexer.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/lexer.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {

@@ -10,7 +10,7 @@
 
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/driver/suite.hpp"
-#include "warpsim/report/sweep_report.hpp"
+#include "warpsim/sweep_report/sweep_report.hpp"
 #include "warpsim/workload/named_workload.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
 #include "tests/support/located_error.hpp"

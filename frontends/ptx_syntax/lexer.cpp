@@ -1,4 +1,4 @@
-#include "warpsim/ptx/lexer.hpp"
+#include "warpsim/ptx_syntax/lexer.hpp"
 
 #include <bit>
 #include <charconv>

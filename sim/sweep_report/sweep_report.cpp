@@ -1,4 +1,4 @@
-#include "warpsim/report/sweep_report.hpp"
+#include "warpsim/sweep_report/sweep_report.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "warpsim/report/timeline.hpp"
+#include "warpsim/timeline/timeline.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx_syntax/ast.hpp"
 
 namespace warpsim::ptx {
 

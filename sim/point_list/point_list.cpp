@@ -1,4 +1,4 @@
-#include "warpsim/driver/point_list.hpp"
+#include "warpsim/point_list/point_list.hpp"
 
 #include <algorithm>
 #include <charconv>

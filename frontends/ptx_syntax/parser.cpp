@@ -5,7 +5,7 @@
 // sections but those that name parameters (.debug_abbrev, .debug_info, .debug_str).
 // Nesting is bounded (kMaxNesting): the only recursion, parse_operand -> parse_group/parse_address
 // -> parse_operand, stops there with a located error instead of running off the end of the stack.
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 
 #include <array>
 #include <limits>
@@ -13,7 +13,7 @@
 #include <string>
 #include <utility>
 
-#include "warpsim/ptx/lexer.hpp"
+#include "warpsim/ptx_syntax/lexer.hpp"
 #include "warpsim/isa/cuda_source.hpp"
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/text_file.hpp"

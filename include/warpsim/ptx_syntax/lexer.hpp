@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx_syntax/ast.hpp"
 
 namespace warpsim::ptx {
 
