@@ -8,7 +8,7 @@
 #include "warpsim/ptx/kernel_resources.hpp"
 #include "warpsim/ptx_syntax/parser.hpp"
 #include "api/ptxas_registers.hpp"
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "warpsim/ptx/lowering.hpp"
 #include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/input_error.hpp"
-#include "tests/support/paper_program.hpp"
+#include "support/paper_program.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -3,7 +3,7 @@
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/report/csv_table.hpp"
 #include "warpsim/report/line_chart.hpp"
-#include "tests/support/located_error.hpp"
+#include "support/located_error.hpp"
 
 namespace warpsim::sim::report {
 namespace {

@@ -13,8 +13,8 @@
 #include "warpsim/sweep_report/sweep_report.hpp"
 #include "warpsim/workload/named_workload.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
-#include "tests/support/located_error.hpp"
-#include "tests/support/suite_from.hpp"
+#include "support/located_error.hpp"
+#include "support/suite_from.hpp"
 
 namespace warpsim::sim::driver {
 namespace {

@@ -3,7 +3,7 @@
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/grid/launch.hpp"
-#include "tests/support/test_gpu.hpp"
+#include "support/test_gpu.hpp"
 
 namespace warpsim::sim::grid {
 namespace {

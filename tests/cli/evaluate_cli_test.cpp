@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "warpsim/report/csv_table.hpp"
-#include "tests/support/cli_runner.hpp"
-#include "tests/support/well_formed_xml.hpp"
+#include "support/cli_runner.hpp"
+#include "support/well_formed_xml.hpp"
 
 namespace {
 

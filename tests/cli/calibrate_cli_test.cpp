@@ -11,8 +11,8 @@
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/calibrate/fit_error.hpp"
 #include "warpsim/workload/named_workload_model.hpp"
-#include "tests/calibrate/synthetic_data.hpp"
-#include "tests/support/cli_runner.hpp"
+#include "calibrate/synthetic_data.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 

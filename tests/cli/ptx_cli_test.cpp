@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 

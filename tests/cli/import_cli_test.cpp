@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "warpsim/isa/input_error.hpp"
-#include "tests/support/test_gpu.hpp"
+#include "support/test_gpu.hpp"
 
 namespace warpsim::sim::grid {
 namespace {

@@ -5,12 +5,11 @@
 //   - barriers (`bar`): who waits for whom (BarrierLayout), finished warps count as arrived;
 //   - the paper's model (no MemoryTiming): annotations and `bar` are calcs, Listing 1 unchanged;
 //   - grid::memory_timing: the figures taken from a built-in profile;
-//   - end to end through `warpsim simulate`: streaming kernels are never faster than DRAM allows.
+//   (end to end through `warpsim`: tests/cli/memory_model_cli_test.cpp).
 // All times are in millicycles (isa::Millicycles: 1'000 = one cycle), as the engine keeps them.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -22,9 +21,9 @@
 #include "warpsim/grid/grid.hpp"
 #include "warpsim/grid/memory_defaults.hpp"
 #include "warpsim/workload/timing_model.hpp"
-#include "tests/support/cli_runner.hpp"
-#include "tests/support/paper_program.hpp"
-#include "tests/support/test_gpu.hpp"
+#include "support/paper_program.hpp"
+#include "support/source_dir.hpp"
+#include "support/test_gpu.hpp"
 
 namespace warpsim::sim::core {
 namespace {
@@ -430,7 +429,7 @@ TEST(PaperModel, AnnotatedNonGlobalAccessesAndBarriersAreCalcs) {
   }
 }
 
-// Listing 1 (tests/sim/core_test.cpp; workloads/examples/), N_w = 3, t_m = 2: 112 cycles with
+// Listing 1 (tests/core/core_test.cpp; workloads/examples/), N_w = 3, t_m = 2: 112 cycles with
 // line 7 a load, 111 with a store, under the paper's model and under the memory-aware one with
 // any MemoryTiming (nothing in it is annotated, so nothing is priced).
 TEST(PaperModel, ProgramsWithoutAnnotationsTimeTheSameUnderBothModels) {
@@ -454,11 +453,7 @@ TEST(PaperModel, ProgramsWithoutAnnotationsTimeTheSameUnderBothModels) {
   for (const std::int64_t warps : {1, 2, 7, 16}) {
     EXPECT_EQ(simulate_core(matrix, warps, 4'000, {.memory = &h100_timing}), simulate_core(matrix, warps, 4'000)) << warps;
   }
-  // And through the CLI: `warpsim core --model memory --gpu h100` on Listing 1 is still 112.
-  const testing_support::Result r = testing_support::run_warpsim(
-      "core workloads/examples/listing1_load.kp --warps 3 --tm 2 --gpu h100 --model memory --format json");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["cycles"].get<double>(), 112.0);
+  // Through the CLI: tests/cli/memory_model_cli_test.cpp.
 }
 
 }  // namespace
@@ -577,34 +572,7 @@ TEST(MemoryDefaults, LaunchEngineCarriesTheLaunchsTimingAndBarrierLayout) {
   EXPECT_EQ(paper.options().barriers, core::BarrierLayout{});
 }
 
-// ---------------------------------------------------------------------------------------------
-// 6. End to end, `warpsim simulate` on PTX under the default (memory-aware) model: a streaming
-// kernel over n = 2^24 floats moves at least 12 bytes per element through DRAM (vector_add: read
-// a and b, write c; saxpy: read x and y, write y), and cannot take less than those bytes over the
-// profile's bandwidth B (GB/s = 10^3 bytes per microsecond). The launch time t_p comes on top.
-TEST(MemoryRoofline, StreamingKernelsAreNoFasterThanDramBandwidth) {
-  constexpr std::int64_t n = std::int64_t{1} << 24;
-  constexpr double bytes = 12.0 * n;
-  const std::string grid = " --grid " + std::to_string(n / 256) + " --block 256";
-  const std::pair<const char*, std::string> kernels[] = {
-      {"saxpy", "workloads/saxpy/saxpy.ptx --param 0=" + std::to_string(n)},
-      {"vector_add", "workloads/vector_ops/vector_ops.ptx --kernel vector_add --param 3=" + std::to_string(n)},
-  };
-  for (const char* id : {"h100", "rtx3090"}) {
-    const double bandwidth_gbs = gpus::load_profile(id).figures.at("memory_bandwidth_gbs");
-    const double floor_us = bytes / (bandwidth_gbs * 1e3);
-    for (const auto& [name, args] : kernels) {
-      const testing_support::Result r = testing_support::run_warpsim("simulate " + args + grid + " --gpu " + id);
-      ASSERT_EQ(r.status, 0) << r.err;
-      const auto j = nlohmann::json::parse(r.out);
-      ASSERT_EQ(j["model"], "memory");
-      const double kernel_us = j["cycles"].get<double>() / j["clock_mhz"].get<double>();
-      EXPECT_GE(kernel_us, floor_us) << name << " on " << id << ": " << kernel_us << " us predicted, "
-                                     << bytes << " bytes need " << floor_us << " us at " << bandwidth_gbs << " GB/s";
-      EXPECT_DOUBLE_EQ(j["time_us"].get<double>(), j["tp_us"].get<double>() + kernel_us) << name << " on " << id;
-    }
-  }
-}
+// 6. End to end through `warpsim simulate`: tests/cli/memory_model_cli_test.cpp.
 
 }  // namespace
 }  // namespace warpsim::sim::grid

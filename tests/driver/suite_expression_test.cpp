@@ -1,7 +1,6 @@
 // Suites with expressions in launches and params, and zipped axes (docs/formats.md, "Suites").
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -9,13 +8,12 @@
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/driver/suite.hpp"
 #include "warpsim/driver/sweep.hpp"
-#include "tests/support/cli_runner.hpp"
-#include "tests/support/suite_from.hpp"
+#include "support/source_dir.hpp"
+#include "support/suite_from.hpp"
 
 namespace warpsim::sim::driver {
 namespace {
 
-using testing_support::run_warpsim;
 using testing_support::suite_from;
 
 #define GPU "gpus = [\"rtx2060\"]\n"
@@ -68,27 +66,7 @@ TEST(ZippedAxes, FromTheSuiteAxesAndAWorkloadsOwn) {
   EXPECT_EQ(crossed.workloads[0].point_count(), 4);
 }
 
-// The measured data's launch formula, grid ceil(N/T)^2 and block T x T, as one [[workload]]:
-// each point equals `warpsim simulate` of the same launch.
-TEST(SuiteExpressions, PtxLaunchFormulaEqualsSimulateOfTheSameLaunches) {
-  const Suite suite = suite_from(GPU MATMUL_T16 "launch = { grid = \"ceil_div(N,T),ceil_div(N,T)\", block = \"T,T\" }\n"
-                                                "axes = { zip = { N = [100, 512], T = [8, 16] } }\n");
-  const std::vector<SweepRow> swept = rows(suite);
-  ASSERT_EQ(swept.size(), 2u);
-  const std::vector<std::pair<workload::Point, std::string>> expected = {
-      {{{"N", 100}, {"T", 8}}, "--grid 13,13 --block 8,8 --param 3=100"},
-      {{{"N", 512}, {"T", 16}}, "--grid 32,32 --block 16,16 --param 3=512"}};
-  for (std::size_t i = 0; i < swept.size(); ++i) {
-    EXPECT_EQ(swept[i].point, expected[i].first);
-    const testing_support::Result r = run_warpsim("simulate workloads/measured/ptx/matMul_gpu_sharedmem-T16.ptx --gpu rtx2060 " +
-                                                  expected[i].second + " --format json");
-    ASSERT_EQ(r.status, 0) << r.err;
-    const auto json = nlohmann::json::parse(r.out);
-    EXPECT_EQ(swept[i].prediction.launch.blocks, json["blocks"].get<std::int64_t>());
-    EXPECT_EQ(swept[i].prediction.launch.threads_per_block, json["threads"].get<std::int64_t>());
-    EXPECT_EQ(swept[i].prediction.time_us, json["time_us"].get<double>());
-  }
-}
+// The launch formula against `warpsim simulate`: tests/cli/suite_expression_cli_test.cpp.
 
 // A params entry that is not an axis name gives the parameter at its position, unless
 // param_names maps it; a plain name keeps the meaning it had.

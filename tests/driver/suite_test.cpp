@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "warpsim/isa/input_error.hpp"
-#include "tests/support/located_error.hpp"
+#include "support/located_error.hpp"
 
 namespace warpsim::sim::driver {
 namespace {

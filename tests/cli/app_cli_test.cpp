@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "tests/support/cli_runner.hpp"
-#include "tests/support/well_formed_xml.hpp"
+#include "support/cli_runner.hpp"
+#include "support/well_formed_xml.hpp"
 #include "warpsim/report/csv_table.hpp"
 
 namespace {
