@@ -7,7 +7,7 @@
 #include "warpsim/calibrate/calibrate.hpp"
 #include "warpsim/calibrate/calibration_report.hpp"
 #include "warpsim/calibrate/calibration_setup.hpp"
-#include "warpsim/driver/point_list.hpp"
+#include "warpsim/point_list/point_list.hpp"
 #include "warpsim/isa/cuda_source.hpp"
 #include "warpsim/report/csv_table.hpp"
 #include "warpsim/warpsim.hpp"

@@ -1,6 +1,6 @@
 // warpsim::predict: one point of a built-in DWT workload (eq. 17, 18, 2D), as a sweep row.
 #include "api/ptx_lowering.hpp"
-#include "warpsim/report/sweep_report.hpp"
+#include "warpsim/sweep_report/sweep_report.hpp"
 #include "warpsim/warpsim.hpp"
 #include "warpsim/workload/named_workload_model.hpp"
 

@@ -7,7 +7,7 @@
 #include <variant>
 
 #include "warpsim/ptx/lowering_warnings.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
 #include "warpsim/grid/launch.hpp"

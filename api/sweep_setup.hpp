@@ -5,9 +5,9 @@
 #include <memory>
 #include <optional>
 
-#include "warpsim/driver/point_list.hpp"
+#include "warpsim/point_list/point_list.hpp"
 #include "warpsim/driver/suite.hpp"
-#include "warpsim/report/sweep_report.hpp"
+#include "warpsim/sweep_report/sweep_report.hpp"
 #include "warpsim/warpsim.hpp"
 
 namespace warpsim::api {

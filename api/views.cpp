@@ -4,7 +4,7 @@
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/isa/kp_format.hpp"
 #include "warpsim/isa/parameter_text.hpp"
-#include "warpsim/report/timeline.hpp"
+#include "warpsim/timeline/timeline.hpp"
 #include "warpsim/workload/workload_spec.hpp"
 
 namespace warpsim::api {

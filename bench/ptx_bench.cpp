@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/isa/text_file.hpp"
 #include "warpsim/calibrate/calibrate.hpp"

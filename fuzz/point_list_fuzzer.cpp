@@ -9,7 +9,7 @@
 #include <string>
 
 #include "warpsim/isa/input_error.hpp"
-#include "warpsim/driver/point_list.hpp"
+#include "warpsim/point_list/point_list.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

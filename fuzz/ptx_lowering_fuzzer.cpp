@@ -12,7 +12,7 @@
 
 #include "warpsim/ptx/kernel_params.hpp"
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
 

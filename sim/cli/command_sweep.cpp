@@ -9,7 +9,7 @@
 #include "sim/cli/progress.hpp"
 #ifdef WARPSIM_MPI
 #include "api/sweep_setup.hpp"
-#include "sim/driver/mpi_sweep.hpp"
+#include "mpi_sweep.hpp"
 #endif
 
 namespace warpsim::sim::driver {

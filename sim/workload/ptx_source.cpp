@@ -3,7 +3,7 @@
 #include <functional>
 #include <string_view>
 
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/cuda_source.hpp"
 #include "warpsim/isa/text_file.hpp"
 

@@ -15,7 +15,7 @@
 #include "warpsim/workload/kp_workload_model.hpp"
 #include "warpsim/workload/named_workload_model.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
-#include "tests/calibrate/synthetic_data.hpp"
+#include "calibrate/synthetic_data.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 
@@ -97,7 +97,7 @@ TEST(Cli, LaunchHeuristic) {
   EXPECT_EQ(j["threads"], 61);
 }
 
-// The lattice point worked by hand in tests/sim/workload_test.cpp: 5 * (5.0 + 318 / 1200) us.
+// The lattice point worked by hand in tests/workload/workload_test.cpp: 5 * (5.0 + 318 / 1200) us.
 TEST(Cli, PredictOneWorkloadPoint) {
   const Result r = run_warpsim("predict dwt_lattice --gpu rtx2060 --param K=8 --param N=1024");
   ASSERT_EQ(r.status, 0) << r.err;

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "warpsim/ptx/kernel_resources.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/workload/ptxas_registers.hpp"
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "warpsim/report/csv_table.hpp"
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace warpsim::testing_support {
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace warpsim::testing_support {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/evaluate/join.hpp"
-#include "tests/support/located_error.hpp"
+#include "support/located_error.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {

@@ -5,7 +5,7 @@
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/text_file.hpp"
 #include "warpsim/evaluate/profiler_import.hpp"
-#include "tests/support/located_error.hpp"
+#include "support/located_error.hpp"
 
 namespace warpsim::sim::evaluate {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "warpsim/gpus/toml_reader.hpp"
 #include "warpsim/isa/input_error.hpp"
-#include "tests/support/located_error.hpp"
+#include "support/located_error.hpp"
 
 namespace warpsim::gpus {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "warpsim/isa/input_error.hpp"
-#include "tests/support/located_error.hpp"
+#include "support/located_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
 
 namespace warpsim::isa {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "tests/support/cli_runner.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 

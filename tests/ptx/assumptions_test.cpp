@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -9,11 +9,11 @@
 #include <sstream>
 
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
-#include "tests/support/committed_launches.hpp"
-#include "tests/support/paper_program.hpp"
+#include "support/committed_launches.hpp"
+#include "support/paper_program.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -10,9 +10,9 @@
 #include "warpsim/ptx/cfg.hpp"
 #include "warpsim/ptx/decode.hpp"
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/input_error.hpp"
-#include "tests/support/paper_program.hpp"
+#include "support/paper_program.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -10,7 +10,7 @@
 #include "warpsim/ptx/debug_names.hpp"
 #include "warpsim/ptx/decode.hpp"
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/ptx/relevance.hpp"
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/ptx/reuse_sampler.hpp"
 
 namespace warpsim::ptx {

@@ -10,7 +10,7 @@
 #include "warpsim/ptx/integer_semantics.hpp"
 #include "warpsim/ptx/lowering.hpp"
 #include "warpsim/ptx/opcodes.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 
 namespace warpsim::ptx {
 namespace {

@@ -16,9 +16,9 @@
 #include <sstream>
 
 #include "warpsim/ptx/decode.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/ptx/shared_load_merging.hpp"
-#include "tests/support/committed_launches.hpp"
+#include "support/committed_launches.hpp"
 
 namespace warpsim::ptx {
 namespace {

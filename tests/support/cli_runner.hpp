@@ -18,10 +18,11 @@
 #include <thread>
 #include <vector>
 
+#include "support/source_dir.hpp"
+
 namespace warpsim::testing_support {
 
 inline const std::string kBinary = WARPSIM_BINARY;
-inline const std::string kSourceDir = WARPSIM_SOURCE_DIR;
 
 struct Result {
   int status = -1;

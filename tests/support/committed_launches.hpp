@@ -10,7 +10,7 @@
 
 #include "warpsim/ptx/kernel_params.hpp"
 #include "warpsim/ptx/lowering.hpp"
-#include "warpsim/ptx/parser.hpp"
+#include "warpsim/ptx_syntax/parser.hpp"
 
 namespace warpsim::testing_support {
 

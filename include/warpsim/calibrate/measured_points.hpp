@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "warpsim/driver/point_list.hpp"
+#include "warpsim/point_list/point_list.hpp"
 #include "warpsim/report/csv_table.hpp"
 #include "warpsim/workload/workload_model.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx_syntax/ast.hpp"
 
 namespace warpsim::ptx {
 

@@ -2,7 +2,7 @@
 // special registers, labels, symbols and parameters by index; opcodes and modifiers as enums.
 #pragma once
 
-#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx_syntax/ast.hpp"
 #include "warpsim/ptx/kernel_ir.hpp"
 
 namespace warpsim::ptx {

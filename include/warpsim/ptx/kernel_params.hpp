@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx_syntax/ast.hpp"
 #include "warpsim/ptx/kernel_ir.hpp"
 
 namespace warpsim::ptx {

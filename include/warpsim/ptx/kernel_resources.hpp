@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx_syntax/ast.hpp"
 
 namespace warpsim::ptx {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "warpsim/ptx/assumptions.hpp"
-#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx_syntax/ast.hpp"
 #include "warpsim/ptx/emulator.hpp"
 #include "warpsim/ptx/kernel_params.hpp"
 #include "warpsim/ptx/trace_folder.hpp"

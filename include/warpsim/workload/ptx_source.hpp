@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "warpsim/ptx/ast.hpp"
+#include "warpsim/ptx_syntax/ast.hpp"
 
 namespace warpsim::sim::workload {
 
