@@ -1,4 +1,4 @@
-#include "api/external_program.hpp"
+#include "external_program.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,4 @@
-#include "api/ptx_lowering.hpp"
+#include "ptx_lowering.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -143,8 +143,14 @@ ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, con
   const ptx::Module module = ptx::load_ptx_file(path);
   options.cancel = control.cancel;
   options.progress = control.progress;
-  ptx::LoweredKernel kernel = ptx::lower_kernel(module, options);
-  if (control.cancel && *control.cancel) throw ptx::Interrupted{};  // after the lowering's last look at the flag
+  ptx::LoweredKernel kernel = [&] {
+    try {
+      return ptx::lower_kernel(module, options);
+    } catch (const ptx::Interrupted&) {
+      throw Cancelled{};  // the facade's own type: callers see no frontend internals
+    }
+  }();
+  if (control.cancel && *control.cancel) throw Cancelled{};  // after the lowering's last look at the flag
   for (std::string& line : ptx::warning_lines(kernel, path, options.emulator)) warnings.push_back(std::move(line));
   return kernel;
 }

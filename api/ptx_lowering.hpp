@@ -12,7 +12,7 @@
 namespace warpsim::api {
 
 // Parses, decodes and lowers `path` for the launch and parameters. The lowering's warnings go to
-// `warnings`, one line each. Stops with ptx::Interrupted when control.cancel is set.
+// `warnings`, one line each. Stops with Cancelled when control.cancel is set.
 ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,
                              const PtxOptions& options, const Control& control, std::vector<std::string>& warnings);
 

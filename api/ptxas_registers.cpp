@@ -1,10 +1,10 @@
-#include "api/ptxas_registers.hpp"
+#include "ptxas_registers.hpp"
 
 #include <charconv>
 #include <sstream>
 #include <vector>
 
-#include "api/external_program.hpp"
+#include "external_program.hpp"
 #include "warpsim/workload/timing_model.hpp"
 
 namespace warpsim::api {

@@ -2,10 +2,10 @@
 // `warpsim simulate` reports it.
 #include <algorithm>
 
-#include "api/launch_rejected.hpp"
-#include "api/ptx_lowering.hpp"
-#include "api/ptxas_registers.hpp"
-#include "api/views.hpp"
+#include "launch_rejected.hpp"
+#include "ptx_lowering.hpp"
+#include "ptxas_registers.hpp"
+#include "views.hpp"
 #include "warpsim/core/simulate_core.hpp"
 #include "warpsim/grid/grid.hpp"
 #include "warpsim/report/number_format.hpp"

@@ -1,4 +1,4 @@
-#include "sim/driver/mpi_sweep.hpp"
+#include "mpi_sweep.hpp"
 
 #include <algorithm>
 #include <cstdio>
