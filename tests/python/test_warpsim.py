@@ -208,10 +208,10 @@ def test_gpus_are_the_cli_json():
 def test_plot_is_the_cli_svg(tmp_path):
     results = tmp_path / "mtx.csv"
     warpsim.sweep(SUITE, jobs=2).to_csv(results, index=False)
-    svg = warpsim.plot(results, x="N", by=["gpu", "workload"], where={"block": 256}, title="mtx")
+    svg = warpsim.plot(results, x="N", by=["gpu", "workload"], where={"gpu": "rtx2060"}, title="mtx")
     assert svg.startswith("<svg") or svg.startswith("<?xml")
     out = tmp_path / "chart.svg"
-    cli("plot", str(results), "--by", "gpu,workload", "--where", "block=256", "--title", "mtx", "-o", str(out))
+    cli("plot", str(results), "--by", "gpu,workload", "--where", "gpu=rtx2060", "--title", "mtx", "-o", str(out))
     assert svg == out.read_text()
     with pytest.raises(warpsim.Error, match="nosuch"):
         warpsim.plot(results, x="nosuch")
