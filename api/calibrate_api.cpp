@@ -3,7 +3,7 @@
 #include <memory>
 #include <optional>
 
-#include "api/ptx_lowering.hpp"
+#include "ptx_lowering.hpp"
 #include "warpsim/calibrate/calibrate.hpp"
 #include "warpsim/calibrate/calibration_report.hpp"
 #include "warpsim/calibrate/calibration_setup.hpp"
@@ -41,13 +41,27 @@ sim::workload::WorkloadSpec workload_spec(const CalibrateRequest& r) {
 
 }  // namespace
 
+namespace detail {
+// The problem points to the GPU and to the workload's model (a point list's rows own theirs).
+struct CalibrateReport {
+  gpus::Profile gpu;
+  std::optional<sim::driver::PointList> point_list;
+  std::shared_ptr<const sim::workload::WorkloadModel> named_model;
+  std::optional<cal::Setup> setup;
+  cal::CalibrationResult result;
+  cal::CalibrationReport view() const { return {&setup->problem, &result, setup->tp_origin}; }
+};
+}  // namespace detail
+
 CalibrateResult calibrate(const CalibrateRequest& request) {
   if (request.max_evaluations < 1 || request.max_evaluations > 10'000'000) {
     throw InputError("--max-evaluations " + std::to_string(request.max_evaluations) + ": give 1 .. 10^7");
   }
-  const gpus::Profile gpu = gpus::load_profile(request.gpu);
-  std::optional<sim::driver::PointList> point_list;                 // owns the rows' models
-  std::shared_ptr<const sim::workload::WorkloadModel> named_model;  // MEASURED.csv: the workload's
+  auto report = std::make_shared<detail::CalibrateReport>();
+  report->gpu = gpus::load_profile(request.gpu);
+  const gpus::Profile& gpu = report->gpu;
+  std::optional<sim::driver::PointList>& point_list = report->point_list;                 // owns the rows' models
+  std::shared_ptr<const sim::workload::WorkloadModel>& named_model = report->named_model;  // MEASURED.csv: the workload's
   const sim::workload::WorkloadModel* model = nullptr;              // whose kernel, durations and section are fitted
   cal::MeasuredData data;
   if (!request.points.empty()) {
@@ -74,13 +88,20 @@ CalibrateResult calibrate(const CalibrateRequest& request) {
   setup_options.section = request.section;
   setup_options.tp_us = request.tp_us;
   if (request.tm) setup_options.tm = api::exact_cycles(*request.tm, "--tm");
-  cal::Setup setup = cal::set_up_calibration(*model, gpu, std::move(data), cal::program_defaults(*model), setup_options);
+  cal::Setup& setup = report->setup.emplace(
+      cal::set_up_calibration(*model, gpu, std::move(data), cal::program_defaults(*model), setup_options));
   setup.problem.timing_model = request.model;
   cal::CalibrateOptions calibrate_options;
   calibrate_options.max_evaluations = request.max_evaluations;
-  const cal::CalibrationResult result = cal::calibrate(setup.problem, calibrate_options);
-  const cal::CalibrationReport report{&setup.problem, &result, setup.tp_origin};
-  return {cal::calibration_json(report), cal::render_calibration_toml(report), cal::render_calibration_text(report)};
+  report->result = cal::calibrate(setup.problem, calibrate_options);
+  CalibrateResult result{cal::section_name(setup.problem), report->result.before.accuracy.mean_error,
+                         report->result.after.accuracy.mean_error, {}};
+  result.report = std::move(report);
+  return result;
 }
+
+nlohmann::ordered_json to_json(const CalibrateResult& result) { return cal::calibration_json(result.report->view()); }
+std::string to_toml(const CalibrateResult& result) { return cal::render_calibration_toml(result.report->view()); }
+std::string to_text(const CalibrateResult& result) { return cal::render_calibration_text(result.report->view()); }
 
 }  // namespace warpsim

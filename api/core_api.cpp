@@ -1,8 +1,8 @@
 // warpsim::run_core: T_c of one core package (Algorithm 2), as `warpsim core` reports it.
 #include <optional>
 
-#include "api/ptx_lowering.hpp"
-#include "api/views.hpp"
+#include "ptx_lowering.hpp"
+#include "views.hpp"
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/grid/memory_defaults.hpp"
 #include "warpsim/report/number_format.hpp"

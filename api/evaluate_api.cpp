@@ -62,8 +62,15 @@ std::vector<std::pair<std::string, std::string>> render_charts(const ev::Evaluat
 
 }  // namespace
 
+namespace detail {
+struct EvaluateReport {
+  ev::Evaluation evaluation;
+};
+}  // namespace detail
+
 EvaluateResult evaluate(const EvaluateRequest& request) {
-  ev::Evaluation e;
+  auto report = std::make_shared<detail::EvaluateReport>();
+  ev::Evaluation& e = report->evaluation;
   e.predicted_source = request.predicted;
   e.measured_source = request.measured;
   e.x = request.x;
@@ -74,9 +81,16 @@ EvaluateResult evaluate(const EvaluateRequest& request) {
   e.data = ev::join(sim::report::read_csv(e.predicted_source), sim::report::read_csv(e.measured_source), join_options);
   e.summary = ev::summarize(e.data.experiments);
   e.ratio = choose_ratio(e.data, e.summary, request.ratio);
-  EvaluateResult result{ev::evaluation_json(e), ev::render_evaluation_csv(e), ev::render_evaluation_text(e), {}};
-  if (request.charts) result.charts = render_charts(e);
-  return result;
+  const auto experiments = static_cast<std::int64_t>(e.data.experiments.size());
+  const auto points = static_cast<std::int64_t>(e.data.points);
+  return {experiments, points, std::move(report)};
+}
+
+nlohmann::ordered_json to_json(const EvaluateResult& result) { return ev::evaluation_json(result.report->evaluation); }
+std::string to_csv(const EvaluateResult& result) { return ev::render_evaluation_csv(result.report->evaluation); }
+std::string to_text(const EvaluateResult& result) { return ev::render_evaluation_text(result.report->evaluation); }
+std::vector<std::pair<std::string, std::string>> to_svg_charts(const EvaluateResult& result) {
+  return render_charts(result.report->evaluation);
 }
 
 }  // namespace warpsim

@@ -6,7 +6,7 @@
 #include <optional>
 #include <utility>
 
-#include "api/views.hpp"
+#include "views.hpp"
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/grid/launch_rejected.hpp"
@@ -147,7 +147,7 @@ BlockSizeSearch search_block_size(const BlockSearchRequest& request) {
   const std::int64_t total = static_cast<std::int64_t>(sizes.size()) + (algorithm3_is_candidate ? 0 : 1);
   std::int64_t done = 0;
   const auto step = [&] {
-    if (request.control.cancel && *request.control.cancel) throw ptx::Interrupted{};
+    if (request.control.cancel && *request.control.cancel) throw Cancelled{};
     if (request.control.progress) request.control.progress(++done, total);
   };
 

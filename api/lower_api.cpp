@@ -1,19 +1,32 @@
 // warpsim::lower and warpsim::plan_launch: PTX to warp programs, and Algorithm 3.
-#include "api/ptx_lowering.hpp"
+#include "ptx_lowering.hpp"
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/warpsim.hpp"
 
 namespace warpsim {
 
+namespace detail {
+struct LowerReport {
+  ptx::LoweredKernel kernel;
+  std::string file;  // the .ptx, as the reports name it
+};
+}  // namespace detail
+
 LowerResult lower(const LowerRequest& request) {
   LowerResult result;
-  const ptx::LoweredKernel kernel = api::lower_ptx(request.ptx, request.grid, request.block, request.params,
-                                                   request.options, request.control, result.warnings);
-  result.json = api::lowered_json(kernel, request.ptx);
-  result.kp = api::lowered_kp(kernel, request.ptx);
+  auto report = std::make_shared<detail::LowerReport>();
+  report->kernel = api::lower_ptx(request.ptx, request.grid, request.block, request.params, request.options,
+                                  request.control, result.warnings);
+  report->file = request.ptx;
+  result.kernel = report->kernel.name;
+  result.warp_programs = static_cast<std::int64_t>(report->kernel.programs.size());
+  result.report = std::move(report);
   return result;
 }
+
+nlohmann::ordered_json to_json(const LowerResult& result) { return api::lowered_json(result.report->kernel, result.report->file); }
+std::string to_kp(const LowerResult& result) { return api::lowered_kp(result.report->kernel, result.report->file); }
 
 LaunchPlan plan_launch(const std::string& gpu_id, std::int64_t total_threads) {
   const gpus::Profile gpu = gpus::load_profile(gpu_id);

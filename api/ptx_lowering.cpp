@@ -1,4 +1,4 @@
-#include "api/ptx_lowering.hpp"
+#include "ptx_lowering.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -149,8 +149,8 @@ ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, con
                              const PtxOptions& given, const Control& control, std::vector<std::string>& warnings) {
   const ptx::LoweringOptions options = lowering_options(grid, block, params, given, control);
   const ptx::Module module = ptx::load_ptx_file(path);
-  ptx::LoweredKernel kernel = ptx::lower_kernel(module, options);
-  if (control.cancel && *control.cancel) throw ptx::Interrupted{};  // after the lowering's last look at the flag
+  ptx::LoweredKernel kernel = api::cancellable([&] { return ptx::lower_kernel(module, options); });
+  if (control.cancel && *control.cancel) throw Cancelled{};  // after the lowering's last look at the flag
   for (std::string& line : ptx::warning_lines(kernel, path, options.emulator)) warnings.push_back(std::move(line));
   return kernel;
 }

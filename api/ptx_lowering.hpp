@@ -4,12 +4,25 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "warpsim/ptx/emulator.hpp"
 #include "warpsim/ptx/lowering.hpp"
 #include "warpsim/warpsim.hpp"
 
 namespace warpsim::api {
+
+// Runs `work`, the frontend's ptx::Interrupted becoming the facade's Cancelled: callers of the
+// facade see no frontend internals.
+template <typename Work>
+decltype(auto) cancellable(Work&& work) {
+  try {
+    return std::forward<Work>(work)();
+  } catch (const ptx::Interrupted&) {
+    throw Cancelled{};
+  }
+}
 
 // The frontend's options for the facade's: InputError for a bad --unknown-trips, --load-cycles or
 // --store-cycles. The lowering reports to control.progress and stops at control.cancel.
@@ -17,7 +30,7 @@ ptx::LoweringOptions lowering_options(Dim3 grid, Dim3 block, const Parameters& p
                                       const Control& control);
 
 // Parses, decodes and lowers `path` for the launch and parameters. The lowering's warnings go to
-// `warnings`, one line each. Stops with ptx::Interrupted when control.cancel is set.
+// `warnings`, one line each. Stops with Cancelled when control.cancel is set.
 ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,
                              const PtxOptions& options, const Control& control, std::vector<std::string>& warnings);
 

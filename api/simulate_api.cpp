@@ -2,8 +2,8 @@
 // `warpsim simulate` reports it.
 #include <algorithm>
 
-#include "api/ptx_lowering.hpp"
-#include "api/views.hpp"
+#include "ptx_lowering.hpp"
+#include "views.hpp"
 #include "warpsim/grid/grid.hpp"
 #include "warpsim/ptx/emulator.hpp"
 #include "warpsim/report/number_format.hpp"
@@ -77,8 +77,8 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   spec.lowering = api::lowering_options(request.grid, request.block, request.params, request.ptx, request.control);
   spec.registers = {request.registers, request.ptxas, request.use_cache};
   const std::shared_ptr<const sim::workload::WorkloadModel> model = sim::workload::make_workload_model(spec);
-  const sim::workload::Prediction p = predict_point(*model, gpu, overrides);
-  if (request.control.cancel && *request.control.cancel) throw ptx::Interrupted{};  // after the lowering's last look at the flag
+  const sim::workload::Prediction p = api::cancellable([&] { return predict_point(*model, gpu, overrides); });
+  if (request.control.cancel && *request.control.cancel) throw Cancelled{};  // after the lowering's last look at the flag
   const sim::workload::PtxTimed& timed = *p.ptx;
   const ptx::LoweredKernel& kernel = *timed.kernel;
   const isa::Millicycles tm = p.calibration.tm;

@@ -1,5 +1,5 @@
 // warpsim::sweep: every point of a suite, or the rows of a point list, streamed in order.
-#include "api/sweep_setup.hpp"
+#include "sweep_setup.hpp"
 #include "warpsim/driver/sweep.hpp"
 
 namespace warpsim {

@@ -1,4 +1,4 @@
-#include "api/views.hpp"
+#include "views.hpp"
 
 
 #include "warpsim/grid/launch.hpp"

@@ -1,15 +1,17 @@
-# Install rules for the CMake package: headers under include/warpsim/, every library of the export
-# set as warpsim::NAME (warpsim::warpsim is the facade, api/), the warpsim executable, and
-# warpsimConfig.cmake with its version file so that find_package(warpsim) works from the prefix.
+# Install rules for the CMake package: the facade as one shared library, libwarpsim (the target
+# warpsim::warpsim, with the simulator's static libraries inside), its header warpsim/warpsim.hpp
+# with the one header that needs (the error type), the warpsim executable, and warpsimConfig.cmake
+# with its version file so that find_package(warpsim) works from the prefix. The libraries below
+# the facade are not installed: their headers are not an API we keep.
 include(CMakePackageConfigHelpers)
 set(WARPSIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/warpsim)
 
-get_property(warpsim_targets GLOBAL PROPERTY WARPSIM_EXPORTED_TARGETS)
-install(TARGETS ${warpsim_targets} EXPORT warpsimTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS warpsim_shared EXPORT warpsimTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS warpsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/warpsim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/warpsim/warpsim.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/warpsim)
+install(FILES ${PROJECT_SOURCE_DIR}/include/warpsim/isa/input_error.hpp ${PROJECT_SOURCE_DIR}/include/warpsim/isa/model.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/warpsim/isa)
 install(EXPORT warpsimTargets NAMESPACE warpsim:: DESTINATION ${WARPSIM_CMAKE_DIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/warpsimConfig.cmake.in

@@ -16,12 +16,14 @@ set(WARPSIM_LEVELS
   warpsim_workload=3
   warpsim_driver=4
   warpsim_point_list=5 warpsim_sweep_report=5 warpsim_app=5
-  warpsim_calibrate=6
-  # L7: the facade (warpsim::warpsim)
-  warpsim_api=7 warpsim_mpi_sweep=7  # the MPI sweep: a library beside the facade, on driver
-  # L8: tools on the facade
-  warpsim_cli_commands=8
-  warpsim=9 _warpsim=9 warpsim_bench=9)
+  warpsim_calibrate=6 warpsim_mpi_sweep=6  # the MPI sweep: on driver, for the facade's MpiJob
+  # L7: the facade's code (api/), compiled once; L8: the facade as linked (warpsim::warpsim, static)
+  # and as installed (the shared libwarpsim)
+  warpsim_api_objects=7
+  warpsim_api=8 warpsim_shared=8
+  # L9: the CLI on the facade (tools/warpsim)
+  warpsim_cli_commands=9
+  warpsim=10 _warpsim=10 warpsim_bench=10)
 
 # Compile settings, not code: any level may link them.
 set(WARPSIM_LAYERING_IGNORED warpsim_warnings)

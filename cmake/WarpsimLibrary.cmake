@@ -1,7 +1,7 @@
 # warpsim_library(TARGET EXPORT_NAME NAME SOURCES ... [PUBLIC deps...] [PRIVATE deps...])
-# One library of the installable package: a static library whose public headers live under
-# include/warpsim/, with the alias warpsim::NAME (the name find_package(warpsim) users see), our
-# warnings (build tree only), and a place in the export set installed by the top-level CMakeLists.
+# One library of the simulator: a static library whose public headers live under include/warpsim/,
+# with the alias warpsim::NAME and our warnings (build tree only). Not installed on its own: the
+# installed libwarpsim holds it (api/CMakeLists.txt, cmake/Install.cmake).
 function(warpsim_library target)
   cmake_parse_arguments(ARG "" "EXPORT_NAME" "SOURCES;PUBLIC;PRIVATE" ${ARGN})
   add_library(${target} STATIC ${ARG_SOURCES})

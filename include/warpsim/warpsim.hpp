@@ -4,12 +4,16 @@
 // Every function throws warpsim::Error for bad input (a missing file, malformed PTX, an unknown
 // GPU, a parameter out of range): error.location() has the file, line and column where known,
 // and error.describe() the one-line message the CLI prints. The JSON of to_json() is what the
-// matching command writes with --format json, key for key.
+// matching command writes with --format json, key for key. A run stopped through Control::cancel
+// throws warpsim::Cancelled.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,6 +28,10 @@ namespace warpsim {
 
 using Error = InputError;  // the one exception type: message and SourceLocation (file, line, column)
 
+// What a run stopped through Control::cancel throws (nothing was produced).
+struct Cancelled : std::exception {
+  const char* what() const noexcept override { return "warpsim: the run was cancelled"; }
+};
 
 // Kernel parameters as NAME=VALUE pairs, in order: a .kp `repeat NAME` count; for PTX a
 // parameter by position ("0"), PTX name or C++ name, VALUE decimal or 0x hex.
@@ -36,7 +44,7 @@ struct Dim3 {
 // How a long run reports progress and is stopped (both optional).
 struct Control {
   std::function<void(std::int64_t done, std::int64_t total)> progress;
-  const std::atomic<bool>* cancel = nullptr;  // when set and true the run stops (ptx::Interrupted, or a stopped sweep)
+  const std::atomic<bool>* cancel = nullptr;  // when set and true the run stops (Cancelled, or a stopped sweep)
 };
 
 // Options of the PTX frontend (docs/ptx.md).
@@ -49,6 +57,16 @@ struct PtxOptions {
   std::optional<double> load_cycles;       // duration of a global load (default 60)
   std::optional<double> store_cycles;      // and of a store (default 60)
 };
+
+// What the reports of lower, predict, app, calibrate and evaluate are rendered from (the run's
+// own data, held by the result and read only by the to_* functions below).
+namespace detail {
+struct LowerReport;
+struct PredictReport;
+struct AppReport;
+struct CalibrateReport;
+struct EvaluateReport;
+}  // namespace detail
 
 // Views of one core package's run, rendered when asked for.
 struct Views {
@@ -143,11 +161,14 @@ struct LowerRequest {
   Control control;
 };
 struct LowerResult {
-  nlohmann::ordered_json json;        // `warpsim lower --format json`
-  std::string kp;                     // `warpsim lower` (annotated .kp text)
+  std::string kernel;                 // the .entry lowered (short name)
+  std::int64_t warp_programs = 0;     // distinct per-warp programs
   std::vector<std::string> warnings;  // one line each
+  std::shared_ptr<const detail::LowerReport> report;
 };
 LowerResult lower(const LowerRequest& request);
+nlohmann::ordered_json to_json(const LowerResult& result);  // `warpsim lower --format json`
+std::string to_kp(const LowerResult& result);               // `warpsim lower`: the annotated .kp text
 
 // ---- warpsim launch: the paper's launch heuristic (Algorithm 3) ----
 struct LaunchPlan {
@@ -176,7 +197,7 @@ struct BlockSearchRequest {
   // max_instructions, ptx, registers, ptxas. Its grid and block are the candidates'; its
   // timeline, trace and control are not used.
   SimulateRequest simulation;
-  Control control;  // progress: block sizes simulated of all; cancel stops the run (ptx::Interrupted)
+  Control control;  // progress: block sizes simulated of all; cancel stops the run (Cancelled)
 };
 struct BlockCandidate {
   std::int64_t threads = 0;  // per block
@@ -214,12 +235,15 @@ struct PredictRequest {
   std::optional<double> tp_us, tm;
   Model model = Model::memory;
 };
-// The sweep row of the point: its JSON (`warpsim predict --format json`) and its text table.
+// The sweep row of the point.
 struct PredictResult {
-  nlohmann::ordered_json json;
-  std::string text;
+  double time_us = 0;  // every launch's T_k
+  std::int64_t blocks = 0, threads = 0, launches = 0;  // each launch, by Algorithm 3
+  std::shared_ptr<const detail::PredictReport> report;
 };
 PredictResult predict(const PredictRequest& request);
+nlohmann::ordered_json to_json(const PredictResult& result);  // `warpsim predict --format json`
+std::string to_text(const PredictResult& result);             // its text table
 
 // ---- warpsim sweep: every point of a suite, or the rows of a point list ----
 enum class Format { text, csv, json };
@@ -240,7 +264,7 @@ struct SweepSummary {
 // and JSON); the pieces together are what `warpsim sweep --format F` writes. When stopped, the
 // closing piece is not written.
 SweepSummary sweep(const SweepRequest& request, Format format, const std::function<void(const std::string&)>& write);
-// The whole output at once; throws Error when cancelled.
+// The whole output at once; throws Cancelled when cancelled.
 std::string sweep(const SweepRequest& request, Format format);
 
 // ---- warpsim app: a whole application on 1..M GPUs (docs/apps.md, seeds 000 and 003) ----
@@ -248,17 +272,23 @@ struct AppRequest {
   std::string app;  // an app .toml
   int jobs = 0;     // worker threads for the kernel steps; 0: every core. The output is the same for any value.
   std::optional<Model> model;  // every kernel step under this model; unset: each step's `model`, else memory
-  bool chart = false;  // render chart_svg
   Control control;
 };
+struct AppRowTime {
+  std::string gpu;
+  std::int64_t gpus = 1;  // M
+  double total_us = 0, speedup = 0;
+};
 struct AppResult {
-  nlohmann::ordered_json json;  // `warpsim app --format json`: {"app", "rows": [...]}
-  std::string csv;              // full precision
-  std::string text;             // rounded
-  std::string chart_svg;        // `--chart`: time and speed-up against M (when asked for)
+  std::vector<AppRowTime> rows;       // GPU, then M, then the axes (the reports have each step and axis)
   std::vector<std::string> warnings;  // "WORKLOAD POINT: MESSAGE", once per kernel step
+  std::shared_ptr<const detail::AppReport> report;
 };
 AppResult run_app(const AppRequest& request);
+nlohmann::ordered_json to_json(const AppResult& result);  // `warpsim app --format json`: {"app", "rows": [...]}
+std::string to_csv(const AppResult& result);              // full precision
+std::string to_text(const AppResult& result);             // rounded
+std::string to_svg(const AppResult& result);              // `--chart`: time and speed-up against M
 
 // ---- warpsim calibrate: fit t_p, t_m and durations to measured times ----
 struct CalibrateRequest {
@@ -279,11 +309,14 @@ struct CalibrateRequest {
 };
 enum class CalibrationFormat { toml, json, text };
 struct CalibrateResult {
-  nlohmann::ordered_json json;  // `--format json`
-  std::string toml;             // the [calibration.<kernel>] section with its comments
-  std::string text;
+  std::string section;  // the profile section written: [calibration.<section>]
+  double mean_error_before = 0, mean_error_after = 0;  // E (eq. 15) at the starting and at the fitted values
+  std::shared_ptr<const detail::CalibrateReport> report;
 };
 CalibrateResult calibrate(const CalibrateRequest& request);
+nlohmann::ordered_json to_json(const CalibrateResult& result);  // `--format json`
+std::string to_toml(const CalibrateResult& result);  // the [calibration.<kernel>] section with its comments
+std::string to_text(const CalibrateResult& result);
 
 // ---- warpsim evaluate: accuracy of predictions against measurements (eq. 15-22) ----
 struct EvaluateRequest {
@@ -293,26 +326,161 @@ struct EvaluateRequest {
   std::string x = "N";
   std::optional<std::pair<std::string, std::string>> ratio;  // workloads A/B; default: the two, when two
   bool allow_missing = false;
-  bool charts = false;  // render the SVG charts
 };
 struct EvaluateResult {
-  nlohmann::ordered_json json;
-  std::string csv;
-  std::string text;
-  std::vector<std::pair<std::string, std::string>> charts;  // (file name, SVG), names unique
+  std::int64_t experiments = 0, points = 0;  // joined: the experiments and their points
+  std::shared_ptr<const detail::EvaluateReport> report;
 };
 EvaluateResult evaluate(const EvaluateRequest& request);
+nlohmann::ordered_json to_json(const EvaluateResult& result);
+std::string to_csv(const EvaluateResult& result);
+std::string to_text(const EvaluateResult& result);
+// The charts of `--charts DIR`: (file name, SVG) for every experiment and ratio, names unique.
+std::vector<std::pair<std::string, std::string>> to_svg_charts(const EvaluateResult& result);
 
-// ---- the output format of a command ----
-// --format when given; else from the -o file's extension (`by_extension`: {".csv", "csv"}, ...);
-// else `fallback`, or with `extension_required` an error for an -o file of another extension.
-// Checked against `allowed`. Throws Error otherwise.
-struct FormatRule {
-  std::vector<std::pair<std::string, std::string>> by_extension;
-  std::string fallback;
-  std::vector<std::string> allowed;
-  bool extension_required = false;
+// ---- warpsim occupancy: active blocks per SM and what limits them ----
+struct OccupancyRequest {
+  std::string gpu;                                // profile id or path to a .toml
+  Dim3 block;                                     // threads per block
+  std::optional<std::int64_t> registers;          // per thread; default: ptxas -v on `ptx`, else 32 with a warning
+  std::optional<std::int64_t> static_smem_bytes;  // default: the `ptx` kernel's .shared, else 0
+  std::int64_t dynamic_smem_bytes = 0;            // the launch's
+  std::string ptx;                                // the kernel's PTX (optional)
+  std::string kernel;                             // with `ptx`: the entry (empty: the only one)
+  std::string ptxas = "ptxas";                    // the ptxas to run for registers, or "none"
+  bool use_cache = true;                          // false (--no-cache): run ptxas again
+  // When set, each warning goes here as it arises (before an error the launch then gives),
+  // instead of into OccupancyResult::warnings.
+  std::function<void(const std::string&)> warn;
 };
-std::string choose_format(const std::optional<std::string>& format, const std::string& out, const FormatRule& rule);
+struct OccupancyResult {
+  std::string gpu, compute_capability;
+  std::int64_t threads_per_block = 0, registers_per_thread = 0;
+  std::string registers_source;    // "--regs", "ptxas -v (sm_80)", "default", ...
+  std::int64_t static_smem_bytes = 0;
+  std::string static_smem_source;  // "none", "ptx" or "--smem"
+  std::int64_t dynamic_smem_bytes = 0;
+  std::int64_t active_blocks_per_sm = 0;
+  std::string limited_by;                     // warps, blocks, registers or shared_memory
+  std::vector<std::string> limiting_factors;  // every limit that gives active_blocks_per_sm
+  std::int64_t by_warps = 0, by_blocks = 0;
+  std::optional<std::int64_t> by_registers, by_shared_memory;  // nullopt: no limit
+  std::int64_t warps_per_block = 0, registers_per_block = 0, shared_memory_per_block = 0, shared_memory_per_sm = 0;
+  std::int64_t active_warps_per_sm = 0, max_warps_per_sm = 0;
+  double occupancy = 0;               // active over maximum warps
+  std::vector<std::string> warnings;  // why registers took the default, one line each
+};
+OccupancyResult occupancy(const OccupancyRequest& request);
+nlohmann::ordered_json to_json(const OccupancyResult& result);
+std::string to_text(const OccupancyResult& result);
+
+// ---- warpsim gpus: the GPU profiles ----
+struct GpuCalibration {
+  double tp_us = 0, tm = 0;  // t_p in microseconds, t_m in cycles
+};
+struct HostFigures {  // a profile's [host]: each figure where it gives one
+  std::optional<double> host_link_gbs, host_link_latency_us;
+  std::optional<bool> shared_link;
+  std::optional<double> network_gbs, network_latency_us;
+  std::string source;
+};
+struct GpuProfile {
+  std::string id, name, architecture, compute_capability, memory_type;
+  double clock_mhz = 0;
+  std::int64_t sm_count = 0, cores_per_sm = 0, core_packages_per_sm = 0, max_blocks_per_sm = 0, max_warps_per_sm = 0,
+               max_threads_per_block = 0, warp_size = 0;
+  std::map<std::string, double> figures;                 // the optional figures, by TOML key
+  std::map<std::string, std::string> sources;            // figure key -> where it came from
+  std::map<std::string, GpuCalibration> calibrations;    // kernel -> [calibration.<kernel>]
+  std::optional<HostFigures> host;
+};
+GpuProfile gpu_profile(const std::string& id_or_path);  // `warpsim gpus ID`
+std::vector<GpuProfile> gpu_profiles();                 // `warpsim gpus`: the built-in ones, by id
+nlohmann::ordered_json to_json(const GpuProfile& gpu);
+std::string to_text(const GpuProfile& gpu);  // each figure with its source
+nlohmann::ordered_json to_json(const std::vector<GpuProfile>& gpus);
+std::string to_text(const std::vector<GpuProfile>& gpus);  // one row per GPU
+
+// ---- warpsim plot: sweep results as a line chart ----
+struct PlotRequest {
+  std::string results;               // a CSV with a header, e.g. a sweep's
+  std::string x = "N", y = "time_us";  // the columns on the axes
+  std::string by = "gpu,workload";   // comma-separated columns whose values name a series
+  std::vector<std::string> where;    // "COLUMN=VALUE": keep only matching rows
+  std::optional<std::string> title;  // default: "Y vs X"
+  bool linear_x = false, linear_y = false;  // default logarithmic
+};
+struct ChartSeries {
+  std::string label;
+  std::vector<std::pair<double, double>> points;
+  std::optional<std::size_t> colour, dash;  // with two or more `by` columns: by the first, and by the rest
+};
+struct Chart {
+  std::string title, subtitle, x_label, y_label;
+  bool log_x = true, log_y = true;
+  std::vector<ChartSeries> series;  // in order of appearance
+};
+Chart plot(const PlotRequest& request);
+std::string to_svg(const Chart& chart);
+
+// ---- warpsim import: a profiler's kernel times as a measurements row ----
+struct ImportRequest {
+  std::string profile;  // the profiler's CSV output
+  std::string from;     // nvprof or nsys
+  std::string gpu, workload;
+  Parameters params;    // key columns, e.g. K=8
+  std::string kernel;   // the kernel whose name contains this (needed when there are several)
+  std::int64_t launches = 1;  // time_us = launches x the per-launch time
+};
+struct Measurement {  // a row of the measurements CSV (docs/formats.md)
+  std::string gpu, workload;
+  Parameters parameters;
+  double time_us = 0;
+  std::int64_t samples = 0;
+  std::optional<double> launch_us;  // cudaLaunchKernel's, when the profile lists it
+};
+struct ImportResult {
+  Measurement row;
+  std::string kernel;           // the profiler's name of the kernel
+  bool median = false;          // per_launch_us is the median (else the average)
+  double per_launch_us = 0;
+};
+ImportResult import_profile(const ImportRequest& request);
+nlohmann::ordered_json to_json(const ImportResult& result);  // the row's fields, then kernel, median, per_launch_us
+std::string to_csv(const ImportResult& result);  // the header and the row
+// The CSV `path` with the row added; its header must be the row's.
+std::string append_csv(const std::string& path, const ImportResult& result);
+std::string to_text(const ImportResult& result);  // "'KERNEL': median X us per launch over N launches"
+
+// ---- option values as the commands spell them ----
+// Each throws Error naming `what` (the flag) when the text is not such a value.
+// parse_model (memory or paper): warpsim/isa/model.hpp
+Dim3 parse_dim3(const std::string& text, const std::string& what);   // B or X,Y,Z, positive
+double parse_cycles(const std::string& text, const std::string& what);  // exact, at most three decimals
+std::int64_t parse_count(const std::string& text, const std::string& what);  // a non-negative whole number
+// .kp loop counts: whole non-negative values, each name once.
+std::map<std::string, std::int64_t> parse_counts(const Parameters& params);
+std::vector<std::string> parse_names(const std::string& text, const std::string& what);  // NAME,NAME,...: none empty
+
+// ---- warpsim sweep --mpi: a sweep shared between the ranks of an MPI job (docs/cluster.md) ----
+// MPI runs from construction to destruction, once per process. Only a build with
+// -DWARPSIM_MPI=ON has it; elsewhere the constructor throws Error.
+class MpiJob {
+ public:
+  MpiJob();
+  ~MpiJob();
+  MpiJob(const MpiJob&) = delete;
+  MpiJob& operator=(const MpiJob&) = delete;
+
+  int rank() const;
+  // Every rank calls it with the same request and predicts its share of the points; rank 0
+  // gets every piece in `write`, in order (the output of one process), and the whole sweep's
+  // summary. When any rank cannot read the input, every rank throws.
+  SweepSummary sweep(const SweepRequest& request, Format format, const std::function<void(const std::string&)>& write) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace warpsim

@@ -81,7 +81,50 @@ std::pair<std::string, std::vector<std::string>> app(const std::string& path, in
   request.jobs = jobs;
   nb::gil_scoped_release unlocked;
   warpsim::AppResult result = warpsim::run_app(request);
-  return {dump(result.json), std::move(result.warnings)};
+  return {dump(warpsim::to_json(result)), std::move(result.warnings)};
+}
+
+// `warpsim occupancy --format json` as JSON text, and why registers took the default.
+std::pair<std::string, std::vector<std::string>> occupancy(const std::string& gpu, const Dims& block,
+                                                           std::optional<std::int64_t> registers,
+                                                           std::optional<std::int64_t> smem, std::int64_t dynamic_smem,
+                                                           const std::string& ptx, const std::string& kernel,
+                                                           const std::string& ptxas) {
+  warpsim::OccupancyRequest request;
+  request.gpu = gpu;
+  request.block = dim3(block);
+  request.registers = registers;
+  request.static_smem_bytes = smem;
+  request.dynamic_smem_bytes = dynamic_smem;
+  request.ptx = ptx;
+  request.kernel = kernel;
+  request.ptxas = ptxas;
+  nb::gil_scoped_release unlocked;
+  warpsim::OccupancyResult result = warpsim::occupancy(request);
+  return {dump(warpsim::to_json(result)), std::move(result.warnings)};
+}
+
+// `warpsim gpus [ID] --format json` as JSON text: the built-in profiles, or the one named.
+std::string gpus(std::optional<std::string> id) {
+  nb::gil_scoped_release unlocked;
+  return id ? dump(warpsim::to_json(warpsim::gpu_profile(*id))) : dump(warpsim::to_json(warpsim::gpu_profiles()));
+}
+
+// `warpsim plot`: the chart as SVG text.
+std::string plot(const std::string& results, const std::string& x, const std::string& y, const std::string& by,
+                 const std::vector<std::string>& where, std::optional<std::string> title, bool linear_x, bool linear_y) {
+  warpsim::PlotRequest request{results, x, y, by, where, std::move(title), linear_x, linear_y};
+  nb::gil_scoped_release unlocked;
+  return warpsim::to_svg(warpsim::plot(request));
+}
+
+// `warpsim import`: the measurements row and what was read, as JSON text.
+std::string import_profile(const std::string& profile, const std::string& from, const std::string& gpu,
+                           const std::string& workload, const warpsim::Parameters& params, const std::string& kernel,
+                           std::int64_t launches) {
+  warpsim::ImportRequest request{profile, from, gpu, workload, params, kernel, launches};
+  nb::gil_scoped_release unlocked;
+  return dump(warpsim::to_json(warpsim::import_profile(request)));
 }
 
 // warpsim::Error becomes warpsim.Error (python/warpsim/_error.py), built with its location so
@@ -89,6 +132,8 @@ std::pair<std::string, std::vector<std::string>> app(const std::string& path, in
 void translate_error(const std::exception_ptr& thrown, void*) {
   try {
     std::rethrow_exception(thrown);
+  } catch (const warpsim::Cancelled& e) {
+    PyErr_SetString(PyExc_KeyboardInterrupt, e.what());  // a run stopped through Control::cancel
   } catch (const warpsim::Error& e) {
     const warpsim::SourceLocation& where = e.location();
     try {
@@ -112,5 +157,13 @@ NB_MODULE(_warpsim, m) {
         nb::arg("params"), nb::arg("kernel"), nb::arg("tp_us").none(), nb::arg("tm").none(),
         "`warpsim simulate --format json` as JSON text, and the warnings.");
   m.def("sweep", &sweep, nb::arg("suite"), nb::arg("jobs"), "`warpsim sweep SUITE --format csv` as CSV text, and the warnings.");
+  m.def("occupancy", &occupancy, nb::arg("gpu"), nb::arg("block"), nb::arg("registers").none(), nb::arg("smem").none(),
+        nb::arg("dynamic_smem"), nb::arg("ptx"), nb::arg("kernel"), nb::arg("ptxas"),
+        "`warpsim occupancy --format json` as JSON text, and the warnings.");
+  m.def("gpus", &gpus, nb::arg("id").none(), "`warpsim gpus [ID] --format json` as JSON text.");
+  m.def("plot", &plot, nb::arg("results"), nb::arg("x"), nb::arg("y"), nb::arg("by"), nb::arg("where"),
+        nb::arg("title").none(), nb::arg("linear_x"), nb::arg("linear_y"), "`warpsim plot` as SVG text.");
+  m.def("import_profile", &import_profile, nb::arg("profile"), nb::arg("from_"), nb::arg("gpu"), nb::arg("workload"),
+        nb::arg("params"), nb::arg("kernel"), nb::arg("launches"), "`warpsim import`'s row, as JSON text.");
   m.def("app", &app, nb::arg("path"), nb::arg("jobs"), "`warpsim app APP --format json` as JSON text, and the warnings.");
 }

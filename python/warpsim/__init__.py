@@ -1,7 +1,10 @@
-"""warpsim from Python: the ``core``, ``simulate``, ``sweep`` and ``app`` commands as functions.
+"""warpsim from Python: the ``core``, ``simulate``, ``sweep``, ``app``, ``occupancy``, ``gpus``, ``plot``
+and ``import`` commands as functions.
 
-The results are what the CLI writes: ``core`` and ``simulate`` return the dict of ``--format json``
-key for key, ``sweep`` a pandas DataFrame of the CSV, ``app`` the dict of ``warpsim app --format json``. Bad input raises :class:`warpsim.Error`.
+The results are what the CLI writes: ``core``, ``simulate``, ``occupancy`` and ``gpus`` return the dict
+of ``--format json`` key for key, ``sweep`` a pandas DataFrame of the CSV, ``app`` the dict of
+``warpsim app --format json``, ``plot`` the SVG text and ``import_profile`` the measurements row.
+Bad input raises :class:`warpsim.Error`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ if TYPE_CHECKING:
     import pandas
 
 __version__ = "0.1.0"  # the CMake project's version (pyproject.toml says the same)
-__all__ = ["Error", "app", "core", "simulate", "sweep", "__version__"]
+__all__ = ["Error", "app", "core", "gpu", "gpus", "import_profile", "occupancy", "plot", "simulate", "sweep",
+           "__version__"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 Dims = Union[int, str, Sequence[int]]
@@ -147,3 +151,65 @@ def app(path: PathLike, jobs: Optional[int] = None) -> dict[str, Any]:
     text, notes = _warpsim.app(os.fspath(path), _jobs(jobs))
     _warn(notes)
     return json.loads(text)
+
+
+def _optional_count(value: Any, what: str) -> Optional[int]:
+    """A non-negative int, or None for the default."""
+    if value is None:
+        return None
+    number = _integer(value, what)
+    if number < 0:
+        raise Error(f"{what} {number}: expected a non-negative whole number")
+    return number
+
+
+def occupancy(gpu: str, block: Dims, regs: Optional[int] = None, smem: Optional[int] = None, dynamic_smem: int = 0,
+              ptx: Optional[PathLike] = None, kernel: Optional[str] = None, ptxas: str = "ptxas") -> dict[str, Any]:
+    """Active blocks per SM and what limits them: ``warpsim occupancy --gpu GPU --block B --format json``.
+
+    ``regs`` registers per thread (None: ``ptxas -v`` on ``ptx`` when it runs, else 32 with a
+    warning); ``smem`` static shared memory per block in bytes (None: the ``ptx`` kernel's .shared,
+    else 0); ``kernel`` picks the PTX entry; ``ptxas`` "none" runs no ptxas.
+    """
+    text, notes = _warpsim.occupancy(os.fspath(gpu), _dims(block, "block"), _optional_count(regs, "regs"),
+                                     _optional_count(smem, "smem"), _optional_count(dynamic_smem, "dynamic_smem") or 0,
+                                     "" if ptx is None else os.fspath(ptx), kernel or "", ptxas)
+    _warn(notes)
+    return json.loads(text)
+
+
+def gpus() -> list[dict[str, Any]]:
+    """The built-in GPU profiles: ``warpsim gpus --format json``, one dict each, by id."""
+    return json.loads(_warpsim.gpus(None))
+
+
+def gpu(id_or_path: PathLike) -> dict[str, Any]:
+    """One profile with the source of each figure: ``warpsim gpus ID --format json``."""
+    return json.loads(_warpsim.gpus(os.fspath(id_or_path)))
+
+
+def plot(results: PathLike, x: str = "N", y: str = "time_us", by: Union[str, Sequence[str]] = ("gpu", "workload"),
+         where: Optional[Mapping[str, Any]] = None, title: Optional[str] = None, linear_x: bool = False,
+         linear_y: bool = False) -> str:
+    """A results CSV as an SVG line chart, one line per value of the ``by`` columns: ``warpsim plot``.
+
+    ``where`` keeps the rows whose columns have these values; the axes are logarithmic unless
+    ``linear_x`` or ``linear_y``. Returns the SVG text.
+    """
+    columns = by if isinstance(by, str) else ",".join(by)
+    filters = [f"{column}={value}" for column, value in (where or {}).items()]
+    return _warpsim.plot(os.fspath(results), x, y, columns, filters, title, bool(linear_x), bool(linear_y))
+
+
+def import_profile(profile: PathLike, profiler: str, gpu: str, workload: str,
+                   params: Optional[Mapping[str, Union[int, str]]] = None, kernel: Optional[str] = None,
+                   launches: int = 1) -> dict[str, Any]:
+    """A profiler's kernel time as a measurements row: ``warpsim import PROFILE --from PROFILER``.
+
+    ``profiler`` is "nvprof" or "nsys"; ``params`` the key columns (e.g. {"K": 8}); ``kernel``
+    picks the kernel whose name contains it; ``time_us`` is ``launches`` times the per-launch time.
+    Returns {"gpu", "workload", "parameters", "time_us", "samples", "launch_us", "kernel", "median",
+    "per_launch_us"}.
+    """
+    return json.loads(_warpsim.import_profile(os.fspath(profile), profiler, gpu, workload, _params(params),
+                                              kernel or "", _integer(launches, "launches")))

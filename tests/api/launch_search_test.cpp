@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "warpsim/ptx/emulator.hpp"
 #include "warpsim/warpsim.hpp"
 
 namespace {
@@ -121,7 +120,7 @@ TEST(LaunchSearch, ProgressAndCancel) {
   EXPECT_EQ(done.back(), 33);
   const std::atomic<bool> cancel{true};
   request.control.cancel = &cancel;
-  EXPECT_THROW(search_block_size(request), ptx::Interrupted);
+  EXPECT_THROW(search_block_size(request), Cancelled);  // the facade's own type, not ptx::Interrupted
 }
 
 TEST(LaunchSearch, ErrorsAreThrownNotListed) {

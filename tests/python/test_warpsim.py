@@ -177,3 +177,55 @@ def test_app_errors_are_located(tmp_path):
     assert (caught.value.file, caught.value.line, caught.value.column) == (str(bad), 3, 11)
     with pytest.raises(warpsim.Error):
         warpsim.app(bad, jobs=-1)
+
+
+def test_occupancy_is_the_cli_json():
+    result = warpsim.occupancy("a100", block=(16, 16), regs=64)
+    assert result["active_blocks_per_sm"] == 4 and result["registers_source"] == "--regs"
+    expected = json.loads(cli("occupancy", "--gpu", "a100", "--block", "16,16", "--regs", "64", "--format", "json"))
+    assert list(result.items()) == list(expected.items())
+
+
+def test_occupancy_without_ptxas_warns_and_takes_32_registers():
+    with pytest.warns(UserWarning):
+        result = warpsim.occupancy("a100", 256, ptx="workloads/saxpy/saxpy.ptx", ptxas="none")
+    assert result["registers_per_thread"] == 32 and result["static_smem_source"] == "ptx"
+    with pytest.raises(warpsim.Error, match="--kernel needs --ptx"):
+        warpsim.occupancy("a100", 256, kernel="saxpy")
+
+
+def test_gpus_are_the_cli_json():
+    profiles = warpsim.gpus()
+    assert "h100" in [p["id"] for p in profiles]
+    assert profiles == json.loads(cli("gpus", "--format", "json"))
+    h100 = warpsim.gpu("h100")
+    assert h100 == json.loads(cli("gpus", "h100", "--format", "json"))
+    assert h100["id"] == "h100" and "sources" in h100
+    with pytest.raises(warpsim.Error, match="nosuch"):
+        warpsim.gpu("nosuch")
+
+
+def test_plot_is_the_cli_svg(tmp_path):
+    results = tmp_path / "mtx.csv"
+    warpsim.sweep(SUITE, jobs=2).to_csv(results, index=False)
+    svg = warpsim.plot(results, x="N", by=["gpu", "workload"], where={"gpu": "rtx2060"}, title="mtx")
+    assert svg.startswith("<svg") or svg.startswith("<?xml")
+    out = tmp_path / "chart.svg"
+    cli("plot", str(results), "--by", "gpu,workload", "--where", "gpu=rtx2060", "--title", "mtx", "-o", str(out))
+    assert svg == out.read_text()
+    with pytest.raises(warpsim.Error, match="nosuch"):
+        warpsim.plot(results, x="nosuch")
+
+
+def test_import_profile_is_the_cli_row():
+    data = "tests/evaluate/data/nsys_kern_sum.csv"
+    row = warpsim.import_profile(data, "nsys", "rtx2080", "dwt_lattice", params={"K": 8, "N": 1024}, kernel="ltt",
+                                 launches=5)
+    assert row["parameters"] == {"K": "8", "N": "1024"} and row["time_us"] == 5 * row["per_launch_us"]
+    csv = cli("import", data, "--from", "nsys", "--gpu", "rtx2080", "--workload", "dwt_lattice", "--param", "K=8",
+              "--param", "N=1024", "--kernel", "ltt", "--launches", "5")
+    header, values = (line.split(",") for line in csv.splitlines())
+    fields = dict(zip(header, values))
+    assert float(fields["time_us"]) == row["time_us"] and int(fields["samples"]) == row["samples"]
+    with pytest.raises(warpsim.Error):
+        warpsim.import_profile(data, "nvvp", "rtx2080", "dwt_matrix")

@@ -1,7 +1,9 @@
-// warpsim::choose_format: one rule for every command's --format and -o.
+// choose_format: one rule for every command's --format and -o.
+#include "output_format.hpp"
+
 #include "warpsim/warpsim.hpp"
 
-namespace warpsim {
+namespace warpsim::cli {
 
 std::string choose_format(const std::optional<std::string>& format, const std::string& out, const FormatRule& rule) {
   std::string name = rule.fallback;
@@ -31,4 +33,4 @@ std::string choose_format(const std::optional<std::string>& format, const std::s
   return name;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::cli

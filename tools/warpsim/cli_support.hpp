@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "warpsim/gpus/profile.hpp"
-#include "warpsim/isa/program.hpp"
+#include "output_format.hpp"
 #include "warpsim/warpsim.hpp"
 
 namespace warpsim::cli {
@@ -28,22 +27,16 @@ CommandLine parse_command_line(const std::vector<std::string>& args, const po::o
 int print_help(const std::string& usage, const std::string& summary, const po::options_description& options);
 
 // The command's format: --format, else from the extension of -o FILE (the option named `out`),
-// by the facade's one rule (warpsim::choose_format).
+// by the one rule of choose_format.
 std::string output_format(const po::variables_map& values, const FormatRule& rule, const char* out = "out");
 
 // --param NAME=VALUE entries split at the first '=', in command-line order.
 std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries);
-// --param NAME=VALUE entries with whole non-negative values (.kp loop counts).
-isa::ParameterValues parse_parameters(const std::vector<std::string>& entries);
 // The raw --param entries.
 std::vector<std::string> parameter_entries(const po::variables_map& values);
 
-// A non-negative decimal number of cycles from flag `flag` (exact, at most three decimals).
-isa::Millicycles parse_cycles_flag(const std::string& text, const std::string& flag);
 // A non-negative finite number of microseconds.
 double parse_microseconds_flag(const std::string& text, const std::string& flag);
-// A positive whole number.
-std::int64_t parse_count_flag(const std::string& text, const std::string& flag);
 
 // Adds the options every program-running command takes: the positional PROGRAM, --param,
 // --max-instructions, --model, --timeline and --trace.

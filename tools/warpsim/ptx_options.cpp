@@ -1,4 +1,4 @@
-#include "sim/cli/ptx_options.hpp"
+#include "ptx_options.hpp"
 
 #include "warpsim/isa/input_error.hpp"
 
@@ -28,10 +28,10 @@ PtxOptions ptx_options(const po::variables_map& v) {
     throw InputError("--unknown-branch " + quote_for_message(branch) + ": expected fallthrough or taken");
   }
   options.unknown_branch_taken = branch == "taken";
-  options.unknown_trips = parse_count_flag(v["unknown-trips"].as<std::string>(), "--unknown-trips");
-  if (v.count("max-steps")) options.max_steps = parse_count_flag(v["max-steps"].as<std::string>(), "--max-steps");
-  if (v.count("load-cycles")) options.load_cycles = isa::to_cycles(parse_cycles_flag(v["load-cycles"].as<std::string>(), "--load-cycles"));
-  if (v.count("store-cycles")) options.store_cycles = isa::to_cycles(parse_cycles_flag(v["store-cycles"].as<std::string>(), "--store-cycles"));
+  options.unknown_trips = parse_count(v["unknown-trips"].as<std::string>(), "--unknown-trips");
+  if (v.count("max-steps")) options.max_steps = parse_count(v["max-steps"].as<std::string>(), "--max-steps");
+  if (v.count("load-cycles")) options.load_cycles = parse_cycles(v["load-cycles"].as<std::string>(), "--load-cycles");
+  if (v.count("store-cycles")) options.store_cycles = parse_cycles(v["store-cycles"].as<std::string>(), "--store-cycles");
   options.emulate_all = v.count("emulate-all") > 0;
   return options;
 }
@@ -46,7 +46,7 @@ SimulateRequest simulation_request(const po::variables_map& values) {
   request.model = model_flag(values);
   request.max_instructions = max_instructions(values);
   request.ptx = ptx_options(values);
-  if (values.count("regs")) request.registers = parse_count_flag(values["regs"].as<std::string>(), "--regs");
+  if (values.count("regs")) request.registers = parse_count(values["regs"].as<std::string>(), "--regs");
   request.ptxas = values["ptxas"].as<std::string>();
   request.use_cache = !values.count("no-cache");
   return request;

@@ -1,5 +1,5 @@
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
+#include "cli_support.hpp"
+#include "commands.hpp"
 
 namespace warpsim::cli {
 
@@ -26,11 +26,11 @@ int run_core(const Args& args) {
   const std::string format = output_format(v, {{}, "json", {"json", "text"}});
   CoreRequest request;
   request.program = v["program"].as<std::string>();
-  request.warps = parse_count_flag(v["warps"].as<std::string>(), "--warps");
+  request.warps = parse_count(v["warps"].as<std::string>(), "--warps");
   request.tm = tm_flag(v);
   request.params = parameters(v);
   if (v.count("gpu")) request.gpu = v["gpu"].as<std::string>();
-  if (v.count("block-warps")) request.block_warps = parse_count_flag(v["block-warps"].as<std::string>(), "--block-warps");
+  if (v.count("block-warps")) request.block_warps = parse_count(v["block-warps"].as<std::string>(), "--block-warps");
   request.model = model_flag(v);
   request.max_instructions = max_instructions(v);
   request.timeline = v.count("timeline") > 0;

@@ -1,7 +1,7 @@
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
-#include "sim/cli/progress.hpp"
-#include "sim/cli/ptx_options.hpp"
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
+#include "ptx_options.hpp"
 
 namespace warpsim::cli {
 

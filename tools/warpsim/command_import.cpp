@@ -1,12 +1,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "warpsim/isa/input_error.hpp"
-#include "warpsim/isa/text_file.hpp"
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
-#include "warpsim/evaluate/profiler_import.hpp"
-#include "warpsim/report/number_format.hpp"
+#include "cli_support.hpp"
+#include "commands.hpp"
 
 namespace warpsim::cli {
 
@@ -36,36 +32,19 @@ int run_import(const Args& args) {
                       options);
   }
   const auto& v = line.values;
-  const std::string profile = v["profile"].as<std::string>();
   const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
   if (v.count("append") && out.empty()) throw InputError("--append needs --out FILE");
-  const std::int64_t launches = parse_count_flag(v["launches"].as<std::string>(), "--launches");
-  if (launches < 1 || launches > 1000000) throw InputError("--launches must be at least 1 and at most 10^6");
-  const sim::evaluate::Profiler from = sim::evaluate::parse_profiler(v["from"].as<std::string>());
-
-  sim::evaluate::MeasurementRow row;
-  row.gpu = v["gpu"].as<std::string>();
-  row.workload = v["workload"].as<std::string>();
-  row.parameters = split_parameters(parameter_entries(v));
-  const sim::evaluate::KernelTime time =
-      sim::evaluate::read_profile(read_text_file(profile), profile, from, v["kernel"].as<std::string>());
-  row.time_us = time.time_us * static_cast<double>(launches);
-  row.samples = time.samples;
-  row.launch_us = time.launch_us;
-  const std::string header = sim::evaluate::measurement_header(row), data = sim::evaluate::measurement_line(row);
-
-  std::string text = header + data;
-  if (v.count("append") && std::filesystem::exists(out)) {
-    std::string existing = read_text_file(out);
-    if (existing.substr(0, existing.find('\n') + 1) != header) {
-      throw InputError(SourceLocation{out, 1, 0}, "its header is not " + header.substr(0, header.size() - 1));
-    }
-    if (!existing.ends_with('\n')) existing += '\n';
-    text = existing + data;
-  }
-  write_output(text, out);
-  std::cerr << "warpsim: " << quote_for_message(time.kernel) << ": " << (time.median ? "median " : "average ")
-            << sim::report::shortest(time.time_us) << " us per launch over " << time.samples << " launches\n";
+  ImportRequest request;
+  request.profile = v["profile"].as<std::string>();
+  request.launches = parse_count(v["launches"].as<std::string>(), "--launches");
+  request.from = v["from"].as<std::string>();
+  request.gpu = v["gpu"].as<std::string>();
+  request.workload = v["workload"].as<std::string>();
+  request.params = parameters(v);
+  request.kernel = v["kernel"].as<std::string>();
+  const ImportResult result = import_profile(request);
+  write_output(v.count("append") && std::filesystem::exists(out) ? append_csv(out, result) : to_csv(result), out);
+  std::cerr << "warpsim: " << to_text(result);
   return 0;
 }
 

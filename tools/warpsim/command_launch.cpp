@@ -1,8 +1,7 @@
-#include "warpsim/isa/input_error.hpp"
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
-#include "sim/cli/progress.hpp"
-#include "sim/cli/ptx_options.hpp"
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
+#include "ptx_options.hpp"
 
 namespace warpsim::cli {
 namespace {
@@ -42,7 +41,7 @@ int run_search(const po::variables_map& v) {
   const std::string format =
       output_format(v, {{{".json", "json"}, {".csv", "csv"}, {".txt", "text"}}, "json", {"json", "text", "csv"}});
   BlockSearchRequest request;
-  request.total_threads = parse_count_flag(v["threads"].as<std::string>(), "--threads");
+  request.total_threads = parse_count(v["threads"].as<std::string>(), "--threads");
   request.simulation = simulation_request(v);  // no PROGRAM: the paper's matrix DWT
   const BlockSizeSearch search = [&] {
     ProgressLine progress("block sizes", true);  // a search over a PTX kernel can take a while
@@ -87,7 +86,7 @@ int run_launch(const Args& args) {
   if (v["search"].as<bool>()) return run_search(v);
   refuse_without_search(v, search);
   const std::string format = output_format(v, {{}, "json", {"json", "text"}});
-  const LaunchPlan plan = plan_launch(v["gpu"].as<std::string>(), parse_count_flag(v["threads"].as<std::string>(), "--threads"));
+  const LaunchPlan plan = plan_launch(v["gpu"].as<std::string>(), parse_count(v["threads"].as<std::string>(), "--threads"));
   write_output(format == "json" ? to_json(plan).dump(2) + '\n' : to_text(plan));
   return 0;
 }

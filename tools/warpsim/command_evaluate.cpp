@@ -1,10 +1,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "warpsim/isa/input_error.hpp"
-#include "warpsim/isa/text_list.hpp"
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
+#include "cli_support.hpp"
+#include "commands.hpp"
 
 namespace warpsim::cli {
 int run_evaluate(const Args& args) {
@@ -37,7 +35,7 @@ int run_evaluate(const Args& args) {
   EvaluateRequest request;
   request.predicted = v["predicted"].as<std::string>();
   request.measured = v["measured"].as<std::string>();
-  if (v.count("keys")) request.keys = split_names(v["keys"].as<std::string>(), "--keys");
+  if (v.count("keys")) request.keys = parse_names(v["keys"].as<std::string>(), "--keys");
   request.x = v["x"].as<std::string>();
   if (v.count("ratio")) {
     const std::string text = v["ratio"].as<std::string>();
@@ -46,10 +44,11 @@ int run_evaluate(const Args& args) {
     request.ratio.emplace(text.substr(0, slash), text.substr(slash + 1));
   }
   request.allow_missing = v.count("allow-missing") > 0;
-  request.charts = v.count("charts") > 0;
   // Everything is computed before anything is written.
   const EvaluateResult result = evaluate(request);
-  const std::string text = format == "json" ? result.json.dump(2) + '\n' : format == "csv" ? result.csv : result.text;
+  const std::string text = format == "json" ? to_json(result).dump(2) + '\n' : format == "csv" ? to_csv(result) : to_text(result);
+  const std::vector<std::pair<std::string, std::string>> charts =
+      v.count("charts") ? to_svg_charts(result) : std::vector<std::pair<std::string, std::string>>{};
   const std::filesystem::path dir = v.count("charts") ? v["charts"].as<std::string>() : "";
   if (!dir.empty()) {
     std::error_code ec;
@@ -60,7 +59,7 @@ int run_evaluate(const Args& args) {
   }
   write_output(text, out);
   if (!dir.empty()) {
-    for (const auto& [name, svg] : result.charts) {
+    for (const auto& [name, svg] : charts) {
       const std::string path = (dir / name).string();
       write_output(svg, path);
       std::cerr << "warpsim: wrote " << path << '\n';

@@ -2,10 +2,8 @@
 // times (sim/calibrate, docs/calibration.md) and prints a [calibration.<kernel>] section.
 #include <optional>
 
-#include "warpsim/isa/input_error.hpp"
-#include "warpsim/isa/text_list.hpp"
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
+#include "cli_support.hpp"
+#include "commands.hpp"
 
 namespace warpsim::cli {
 namespace {
@@ -14,7 +12,7 @@ namespace {
 std::vector<std::pair<std::string, std::string>> parameter_axes(const po::variables_map& v) {
   std::vector<std::pair<std::string, std::string>> axes;
   if (!v.count("params")) return axes;
-  for (const std::string& entry : split_names(v["params"].as<std::string>(), "--params")) {
+  for (const std::string& entry : parse_names(v["params"].as<std::string>(), "--params")) {
     const std::size_t equals = entry.find('=');
     if (equals == 0 || equals + 1 == entry.size()) {
       throw InputError("--params " + quote_for_message(entry) + ": expected AXIS or AXIS=PARAMETER");
@@ -81,7 +79,7 @@ int run_calibrate(const Args& args) {
   const std::string format =
       output_format(v, {{{".json", "json"}, {".txt", "text"}}, "toml", {"toml", "json", "text"}});
   CalibrateRequest request;
-  request.max_evaluations = parse_count_flag(v["max-evaluations"].as<std::string>(), "--max-evaluations");
+  request.max_evaluations = parse_count(v["max-evaluations"].as<std::string>(), "--max-evaluations");
   request.gpu = v["gpu"].as<std::string>();
   request.measured = optional_flag(v, "measured").value_or("");
   request.points = optional_flag(v, "points").value_or("");
@@ -100,7 +98,7 @@ int run_calibrate(const Args& args) {
   request.tm = tm_flag(v);
   request.model = model_flag(v);
   const CalibrateResult result = calibrate(request);
-  write_output(format == "json" ? result.json.dump(2) + '\n' : format == "text" ? result.text : result.toml,
+  write_output(format == "json" ? to_json(result).dump(2) + '\n' : format == "text" ? to_text(result) : to_toml(result),
                v.count("out") ? v["out"].as<std::string>() : "");
   return 0;
 }

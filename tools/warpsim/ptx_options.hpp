@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/cli/cli_support.hpp"
+#include "cli_support.hpp"
 
 namespace warpsim::cli {
 

@@ -1,4 +1,4 @@
-#include "sim/cli/output_file.hpp"
+#include "output_file.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "warpsim/isa/input_error.hpp"
+#include "warpsim/warpsim.hpp"
 
 namespace warpsim::cli {
 

@@ -1,6 +1,7 @@
-#include "warpsim/isa/input_error.hpp"
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
+#include <map>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
 
 namespace warpsim::cli {
 
@@ -28,7 +29,7 @@ int run_predict(const Args& args) {
   PredictRequest request;
   request.workload = v["workload"].as<std::string>();
   request.gpu = v["gpu"].as<std::string>();
-  isa::ParameterValues values = parse_parameters(parameter_entries(v));
+  std::map<std::string, std::int64_t> values = parse_counts(parameters(v));
   for (const char* name : {"K", "N"}) {
     if (!values.count(name)) throw InputError(std::string("missing --param ") + name + "=VALUE");
   }
@@ -41,7 +42,7 @@ int run_predict(const Args& args) {
   request.tm = tm_flag(v);
   request.model = model_flag(v);
   const PredictResult result = predict(request);
-  write_output(format == "json" ? result.json.dump(2) + '\n' : result.text);
+  write_output(format == "json" ? to_json(result).dump(2) + '\n' : to_text(result));
   return 0;
 }
 

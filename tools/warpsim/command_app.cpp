@@ -1,6 +1,6 @@
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
-#include "sim/cli/progress.hpp"
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
 
 namespace warpsim::cli {
 
@@ -35,22 +35,15 @@ int run_app(const Args& args) {
   request.app = v["app"].as<std::string>();
   request.jobs = v["jobs"].as<int>();
   request.model = file_model_flag(v);
-  request.chart = v.count("chart") > 0;
-  const std::atomic<bool>& interrupted = interrupt_flag();
   AppResult result;
   {
     ProgressLine progress("app", !v.count("quiet"));
     request.control = progress_control(progress);
-    try {
-      result = warpsim::run_app(request);
-    } catch (const InputError&) {
-      if (interrupted.load()) return report_interrupted();
-      throw;
-    }
+    result = warpsim::run_app(request);  // Ctrl-C: warpsim::Cancelled, reported by main()
   }
   print_warnings(result.warnings);
-  if (request.chart) write_output(result.chart_svg, v["chart"].as<std::string>());
-  write_output(format == "json" ? result.json.dump(2) + '\n' : format == "csv" ? result.csv : result.text, out);
+  if (v.count("chart")) write_output(to_svg(result), v["chart"].as<std::string>());
+  write_output(format == "json" ? to_json(result).dump(2) + '\n' : format == "csv" ? to_csv(result) : to_text(result), out);
   return 0;
 }
 

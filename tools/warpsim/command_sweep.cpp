@@ -1,29 +1,19 @@
 #include <exception>
-#include <memory>
 #include <optional>
 
-#include "warpsim/isa/input_error.hpp"
-#include "sim/cli/cli_support.hpp"
-#include "sim/cli/commands.hpp"
-#include "sim/cli/output_file.hpp"
-#include "sim/cli/progress.hpp"
-#ifdef WARPSIM_MPI
-#include "api/sweep_setup.hpp"
-#include "mpi_sweep.hpp"
-#endif
-
-namespace warpsim::sim::driver {
-class MpiSweep;  // sim/driver/mpi_sweep.hpp, with -DWARPSIM_MPI=ON
-}
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "output_file.hpp"
+#include "progress.hpp"
 
 namespace warpsim::cli {
 
 namespace {
 
-// The sweep, in this process or (`mpi`) as rank `rank` of an MPI job.
-int sweep(const po::variables_map& v, const sim::driver::MpiSweep* mpi, int rank) {
+// The sweep, in this process or (`mpi`) as one rank of an MPI job; rank 0 writes.
+int sweep(const po::variables_map& v, const MpiJob* mpi) {
   [[maybe_unused]] const std::atomic<bool>& interrupted = interrupt_flag();  // first: Ctrl-C while loading stops too
-  const bool root = rank == 0;
+  const bool root = mpi == nullptr || mpi->rank() == 0;
   const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
   const std::string format_name =
       output_format(v, {{{".csv", "csv"}, {".json", "json"}}, "text", {"text", "csv", "json"}, true});
@@ -36,37 +26,12 @@ int sweep(const po::variables_map& v, const sim::driver::MpiSweep* mpi, int rank
   std::optional<OutputFile> output;
   ProgressLine progress("sweep", root && !v.count("quiet"));
   request.control = progress_control(progress);
-  SweepSummary summary;
-  if (mpi == nullptr) {
-    // The output file opens once the input has loaded: the facade writes the header after that.
-    summary = warpsim::sweep(request, format, [&](const std::string& piece) {
-      if (!output) output.emplace(out);
-      output->write(piece);
-    });
-  } else {
-#ifdef WARPSIM_MPI
-    std::optional<api::SweepSetup> setup;
-    std::exception_ptr error;
-    try {
-      setup.emplace(request, format);
-      if (root) output.emplace(out);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    mpi->agree(error);  // no rank starts unless every rank read the input
-    sim::report::SweepWriter& writer = *setup->writer;
-    if (root) output->write(writer.begin());
-    sim::driver::SweepOptions sweep_options;
-    sweep_options.jobs = request.jobs;
-    sweep_options.stop = &interrupted;
-    sweep_options.progress = request.control.progress;
-    const auto format_row = [&](const sim::driver::SweepRow& row) { return writer.format(row); };
-    const auto write = [&](const std::string& piece) { output->write(writer.add_formatted(piece)); };
-    const sim::driver::SweepStats stats = mpi->run(setup->points(), format_row, write, sweep_options);
-    summary = {stats.points, setup->points().total(), stats.stopped, sim::driver::warning_lines(stats)};
-    if (root && !stats.stopped) output->write(writer.finish());
-#endif
-  }
+  // The output file opens once the input has loaded: the facade writes the header after that.
+  const auto write = [&](const std::string& piece) {
+    if (!output) output.emplace(out);
+    output->write(piece);
+  };
+  const SweepSummary summary = mpi ? mpi->sweep(request, format, write) : warpsim::sweep(request, format, write);
   if (!root) return 0;
   print_warnings(summary.warnings);
   if (summary.stopped) {  // `output` removes its partial file
@@ -106,20 +71,16 @@ int run_sweep(const Args& args) {
                       options);
   }
   const auto& v = line.values;
-  if (!v.count("mpi")) return sweep(v, nullptr, 0);
-#ifdef WARPSIM_MPI
-  const sim::driver::MpiSweep mpi;
-  if (mpi.rank() == 0) return sweep(v, &mpi, mpi.rank());
+  if (!v.count("mpi")) return sweep(v, nullptr);
+  const MpiJob mpi;  // Error in a build without MPI
+  if (mpi.rank() == 0) return sweep(v, &mpi);
   try {
-    return sweep(v, &mpi, mpi.rank());
+    return sweep(v, &mpi);
   } catch (const std::exception&) {
     // Rank 0 reports every rank's errors and exits with 2. Status 0 here: a rank exiting with
     // another status makes mpirun kill the job, perhaps before rank 0 has said why.
     return 0;
   }
-#else
-  throw InputError("--mpi: warpsim was built without MPI (configure with -DWARPSIM_MPI=ON; docs/cluster.md)");
-#endif
 }
 
 }  // namespace warpsim::cli

@@ -1,4 +1,4 @@
-#include "sim/cli/cli_support.hpp"
+#include "cli_support.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -9,11 +9,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "warpsim/isa/input_error.hpp"
-#include "warpsim/isa/kp_format.hpp"
-#include "warpsim/isa/parameter_text.hpp"
-#include "sim/cli/output_file.hpp"
-#include "warpsim/grid/launch.hpp"
+#include "output_file.hpp"
 
 namespace warpsim::cli {
 
@@ -53,18 +49,6 @@ std::vector<std::pair<std::string, std::string>> split_parameters(const std::vec
   return pairs;
 }
 
-isa::ParameterValues parse_parameters(const std::vector<std::string>& entries) {
-  return isa::parse_parameter_values(split_parameters(entries));
-}
-
-isa::Millicycles parse_cycles_flag(const std::string& text, const std::string& flag) {
-  try {
-    return isa::parse_cycles(text);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(flag + " " + quote_for_message(text) + ": " + e.what());
-  }
-}
-
 double parse_microseconds_flag(const std::string& text, const std::string& flag) {
   double value = 0;
   const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -74,8 +58,6 @@ double parse_microseconds_flag(const std::string& text, const std::string& flag)
   }
   return value;
 }
-
-std::int64_t parse_count_flag(const std::string& text, const std::string& flag) { return isa::parse_count(text, flag); }
 
 void add_program_options(po::options_description& options) {
   options.add_options()("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx); or a built-in kernel program: dwt_matrix, dwt_lattice");
@@ -136,21 +118,18 @@ std::optional<double> tp_flag(const po::variables_map& values) {
 
 std::optional<double> tm_flag(const po::variables_map& values) {
   if (!values.count("tm")) return std::nullopt;
-  return isa::to_cycles(parse_cycles_flag(values["tm"].as<std::string>(), "--tm"));
+  return parse_cycles(values["tm"].as<std::string>(), "--tm");
 }
 
 std::optional<std::int64_t> max_instructions(const po::variables_map& values) {
   if (!values.count("max-instructions")) return std::nullopt;
-  return parse_count_flag(values["max-instructions"].as<std::string>(), "--max-instructions");
+  return parse_count(values["max-instructions"].as<std::string>(), "--max-instructions");
 }
 
-Model model_flag(const po::variables_map& values) {
-  return parse_model(values["model"].as<std::string>());
-}
+Model model_flag(const po::variables_map& values) { return parse_model(values["model"].as<std::string>()); }
 
 Dim3 dimensions_flag(const po::variables_map& values, const std::string& name) {
-  const sim::grid::Dimensions d = sim::grid::parse_dimension_list(values[name].as<std::string>(), "--" + name);
-  return Dim3{d.x, d.y, d.z};
+  return parse_dim3(values[name].as<std::string>(), "--" + name);
 }
 
 void write_views(const po::variables_map& values, const Views& views) {

@@ -5,10 +5,9 @@
 #include <map>
 #include <string>
 
-#include "warpsim/ptx/lowering.hpp"
-#include "warpsim/isa/input_error.hpp"
-#include "sim/cli/commands.hpp"
-#include "sim/cli/progress.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
+#include "warpsim/warpsim.hpp"
 
 namespace {
 
@@ -38,6 +37,13 @@ const std::map<std::string, Subcommand>& subcommands() {
   return list;
 }
 
+// "app, calibrate, ...": every command, for the message that names an unknown one.
+std::string command_names() {
+  std::string names;
+  for (const auto& [name, command] : subcommands()) names += (names.empty() ? "" : ", ") + name;
+  return names;
+}
+
 int print_usage(std::ostream& out) {
   out << "Usage: warpsim <command> [options]   (warpsim <command> --help for its options)\n\n"
          "warpsim predicts how long a CUDA kernel runs on a GPU, without the GPU.\n\nCommands:\n";
@@ -63,10 +69,10 @@ int main(int argc, char** argv) {
     const auto command = subcommands().find(args[0]);
     if (command == subcommands().end()) {
       throw warpsim::InputError("unknown command " + warpsim::quote_for_message(args[0]) +
-                                " (commands: core, simulate, lower, launch, predict, sweep, plot, gpus, evaluate, import, calibrate, occupancy; see warpsim --help)");
+                                " (commands: " + command_names() + "; see warpsim --help)");
     }
     return command->second.run(warpsim::cli::Args(args.begin() + 1, args.end()));
-  } catch (const warpsim::ptx::Interrupted&) {  // Ctrl-C: the command wrote nothing yet
+  } catch (const warpsim::Cancelled&) {  // Ctrl-C: the command wrote nothing yet
     return warpsim::cli::report_interrupted();
   } catch (const warpsim::InputError& e) {
     std::cerr << "warpsim: error: " << e.describe() << '\n';

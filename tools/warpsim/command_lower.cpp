@@ -1,6 +1,6 @@
-#include "sim/cli/commands.hpp"
-#include "sim/cli/progress.hpp"
-#include "sim/cli/ptx_options.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
+#include "ptx_options.hpp"
 
 namespace warpsim::cli {
 
@@ -41,7 +41,7 @@ int run_lower(const Args& args) {
     return lower(request);
   }();
   print_warnings(result.warnings);
-  write_output(format == "json" ? result.json.dump(2) + '\n' : result.kp, v.count("output") ? v["output"].as<std::string>() : std::string());
+  write_output(format == "json" ? to_json(result).dump(2) + '\n' : to_kp(result), v.count("output") ? v["output"].as<std::string>() : std::string());
   return 0;
 }
 

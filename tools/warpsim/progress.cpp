@@ -1,4 +1,4 @@
-#include "sim/cli/progress.hpp"
+#include "progress.hpp"
 
 #include <csignal>
 #include <cstdint>
