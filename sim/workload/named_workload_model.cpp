@@ -59,9 +59,13 @@ struct ProgramOnGpu {
       : bound(bound_),
         calibration(gpus::resolve_calibration(gpu, overrides.section_or(model.kernel()), overrides.calibration_choice(gpu),
                                               bound.default_tm())),
-        timed(apply_durations(bound, calibration)),
-        spec(launch_free_spec(overrides, gpu, timed, calibration.tm)),
-        core_times(timed, spec, cache) {}
+        changed(changes_durations(calibration.memory_durations) ? std::optional(apply_durations(bound, calibration))
+                                                                 : std::nullopt),
+        spec(launch_free_spec(overrides, gpu, timed(), calibration.tm)),
+        core_times(timed(), spec, cache) {}
+
+  // The program as timed: with the calibration's durations.
+  const isa::Program& timed() const { return changed ? *changed : bound; }
 
   static ModelSpec launch_free_spec(const ModelOverrides& overrides, const gpus::Profile& gpu, const isa::Program& program,
                                     isa::Millicycles tm) {
@@ -73,7 +77,7 @@ struct ProgramOnGpu {
 
   const isa::Program& bound;
   gpus::Calibration calibration;
-  isa::Program timed;  // with the calibration's durations
+  std::optional<isa::Program> changed;  // a copy only when the calibration changes durations
   ModelSpec spec;
   ProgramCoreTimes core_times;
 };
