@@ -25,7 +25,7 @@
 # whose text another seed or a committed .ptx file already has (fuzz.sh collects those anyway).
 # Each source is compiled in a fixed staging folder, as in scripts/gen-ptx.sh, so that the paths
 # nvcc writes into debug output (and hashes into internal names) do not depend on the checkout;
-# a lock keeps two runs from sharing it. Compiles run SEED_JOBS (default: the core count) at a time.
+# a lock keeps two runs from sharing it. The toolkit's own header paths are written as CUDA_HOME/. Compiles run SEED_JOBS (default: the core count) at a time.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -112,8 +112,14 @@ compile() {  # SOURCE ARCH BUILD
     *) echo "gen-fuzz-seeds.sh: unknown build '$3'" >&2; return 1 ;;
   esac
   cd "$stage/src/$(dirname "$1")"
-  nvcc "${flags[@]}" "$name.cu" -o "$stage/out/$name.$2.$3.ptx" >"$stage/log/$name.$2.$3.log" 2>&1 ||
+  if nvcc "${flags[@]}" "$name.cu" -o "$stage/out/$name.$2.$3.ptx" >"$stage/log/$name.$2.$3.log" 2>&1; then
+    # Debug builds name the toolkit's headers by the path nvcc was run from (/usr/local/cuda/bin/..
+    # or /usr/local/cuda-13.0/bin/..): one stable name keeps the seeds the same on every machine.
+    sed -i -E 's#^([[:space:]]*\.file[[:space:]]+[0-9]+[[:space:]]+")[^"]*/bin/\.\./targets/#\1CUDA_HOME/targets/#' \
+      "$stage/out/$name.$2.$3.ptx"
+  else
     rm -f "$stage/out/$name.$2.$3.ptx"
+  fi
 }
 export -f compile
 export stage
