@@ -9,6 +9,8 @@ namespace {
 
 // Shared-memory configurations per SM, KiB (cuda_occupancy.h, cudaOccAlignUpShmemSizeVoltaPlus;
 // CUDA C++ Programming Guide, 'Shared Memory' of CC 7.x, 8.x and 9.0: the supported carve-outs).
+// CC 10.0 (B200) has Hopper's configurations, CC 12.0 (RTX 50) GA10x's: cudaOccAlignUpShmemSizeVoltaPlus
+// of CUDA 13.0, cases 10 and 12.
 constexpr std::array<std::int64_t, 6> kVolta = {0, 8, 16, 32, 64, 96};
 constexpr std::array<std::int64_t, 2> kTuring = {32, 64};
 constexpr std::array<std::int64_t, 8> kGA100 = {0, 8, 16, 32, 64, 100, 132, 164};
@@ -48,7 +50,7 @@ Architecture row(int major, int minor, std::int64_t unit, std::int64_t partition
 // Columns: CC; register unit, sub-partitions, shared-memory granularity, reserved bytes per block,
 // carve-outs (cuda_occupancy.h); then the Programming Guide's per-CC figures: resident blocks and
 // threads per SM, registers per SM, per block and per thread, shared memory per SM and per block (KiB).
-const std::array<Architecture, 20> kTable = {
+const std::array<Architecture, 22> kTable = {
     row(2, 0, 64, 2, 128, 0, kNone, 8, 1536, 32 * K, 32 * K, 63, 48, 48),
     row(2, 1, 64, 2, 128, 0, kNone, 8, 1536, 32 * K, 32 * K, 63, 48, 48),
     row(3, 0, 256, 4, 256, 0, kNone, 16, 2048, 64 * K, 64 * K, 63, 48, 48),
@@ -69,6 +71,10 @@ const std::array<Architecture, 20> kTable = {
     row(8, 7, 256, 4, 128, 1024, kGA100, 16, 1536, 64 * K, 64 * K, 255, 164, 163),
     row(8, 9, 256, 4, 128, 1024, kGA10x, 24, 1536, 64 * K, 64 * K, 255, 100, 99),
     row(9, 0, 256, 4, 128, 1024, kHopper, 32, 2048, 64 * K, 64 * K, 255, 228, 227),
+    // Blackwell: cuda_occupancy.h of CUDA 13.0 (cases 10 and 12: the same register unit, sub-partitions,
+    // granularity and reservation as CC 9.0; 32 resident blocks on 10.0, 24 on 12.x).
+    row(10, 0, 256, 4, 128, 1024, kHopper, 32, 2048, 64 * K, 64 * K, 255, 228, 227),
+    row(12, 0, 256, 4, 128, 1024, kGA10x, 24, 1536, 64 * K, 64 * K, 255, 100, 99),
 };
 
 }  // namespace

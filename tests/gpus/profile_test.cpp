@@ -35,7 +35,7 @@ TEST(Profiles, BuiltInSetHasTheMeasuredDataSetGpus) {
       {"gtx_titan_black", "GeForce GTX TITAN Black"}, {"gtx_titan_x", "GeForce GTX TITAN X"},
       {"p100_sxm2", "Tesla P100-SXM2-16GB"}};
   for (const auto& [id, name] : measured) EXPECT_EQ(load_profile(id).name, name) << id;
-  EXPECT_EQ(builtin_profile_ids().size(), 25u);
+  EXPECT_EQ(builtin_profile_ids().size(), 45u);
 }
 
 // What the memory-aware model needs: every built-in profile carries each of these figures, and
