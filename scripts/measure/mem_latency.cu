@@ -140,7 +140,8 @@ int main(int argc, char **argv)
 
     const long long stride = 128; // one L1/L2 line per load
     const long long l2 = d.l2_bytes > 0 ? d.l2_bytes : (4 << 20);
-    const long long dram_fp = 2 * pow2_floor(2 * l2); // a power of two >= 4x the L2
+    long long dram_fp = 1; // the smallest power of two >= 4x the L2
+    while (dram_fp < 4 * l2) dram_fp *= 2;
     const long long l2_fp = std::max(pow2_floor(l2 / 4), 64LL << 10);
     uint64_t *buf = nullptr;
     CK(cudaMalloc(&buf, dram_fp));
