@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validate_public_lib as lib  # noqa: E402
 import validate_public_recipes as recipes_mod  # noqa: E402
-from validate_public_lib import Fail  # noqa: E402
+from validate_public_lib import Fail, TimedOut  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS_BEGIN = "<!-- validate-public:begin (written by scripts/validate-public.sh --write-docs) -->"
@@ -51,7 +51,7 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, **kw)
     except subprocess.TimeoutExpired as e:
-        raise Fail(f"`{cmd[0]} {cmd[1] if len(cmd) > 1 else ''}` took longer than {e.timeout:g} s") from None
+        raise TimedOut(f"`{Path(cmd[0]).name} {cmd[1] if len(cmd) > 1 else ''}` took longer than {e.timeout:g} s") from None
     if p.returncode != 0:
         raise Fail(f"`{' '.join(map(str, cmd))}` failed (exit {p.returncode}): {p.stderr.strip()[:2000]}")
     return p
@@ -321,6 +321,10 @@ def main(argv: list[str]) -> int:
                 continue
             try:
                 times = predict(warpsim, rows, ptx, entry, args.out / "predict" / tag / arch / entry, args.timeout)
+            except TimedOut as e:
+                for p in rows:
+                    p.reason = f"too slow to predict: {e} for this kernel's rows (--timeout)"
+                continue
             except Fail as e:
                 for p in rows:
                     p.reason = f"warpsim refused it: {str(e)[-300:]}"

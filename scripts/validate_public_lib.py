@@ -18,6 +18,10 @@ class Fail(Exception):
     """A user-facing error: printed as one line, exit status 2."""
 
 
+class TimedOut(Fail):
+    """A command that ran past its time limit (a row it was predicting is left out, not an error)."""
+
+
 # --- The rows' text fields ----------------------------------------------------------------------
 
 def parse_shape(text: str) -> tuple[int, int, int]:
@@ -61,6 +65,8 @@ def parse_size(text: str) -> dict[str, int]:
             raise ValueError(f"size part {part!r}: no whole number after '='")
         value = math.prod(int(f) for f in m.group(1).split("*"))
         for name in names:
+            if not normalise_key(name):
+                raise ValueError(f"size part {part!r} has an empty name")
             out[normalise_key(name)] = value
     return out
 
