@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Generates the nvcc seeds: every committed CUDA source (git ls-files '*.cu') compiled to PTX in a
+# Generates the nvcc seeds: every committed CUDA source under workloads/ and tests/ (the
+# measurement kit's, scripts/measure/, are GPU benchmarks, not inputs) compiled to PTX in a
 # few builds, written as tests/ptx/nvcc/<name>.<arch>.<build>.ptx with a MANIFEST.txt that names
 # the nvcc release and every seed left out and why (docs/fuzzing.md, "Seeds"). The folder is the one
 # copy: both PTX fuzzers read it (scripts/fuzz.sh) and the ptx_parser_fuzzer replay test and
@@ -79,7 +80,7 @@ esac
 jobs="${SEED_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t sources < <(git ls-files '*.cu' | LC_ALL=C sort)
+  mapfile -t sources < <(git ls-files 'workloads/*.cu' 'tests/*.cu' | LC_ALL=C sort)
 else
   mapfile -t sources < <(find workloads tests -name '*.cu' | LC_ALL=C sort)
 fi
