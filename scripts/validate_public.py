@@ -15,8 +15,8 @@ OUT/tables.md and `warpsim evaluate`'s ratio charts (OUT/charts/), and prints as
 
     public measurements: N rows, M GPUs, mean error X%, rank correlation R
 
-Needs nvcc, git and a warpsim binary (build/release/warpsim, build/ci/warpsim, warpsim on PATH,
-or --warpsim). Third-party sources and the PTX built from them stay in OUT, never in the
+Needs nvcc, git and a warpsim binary (--warpsim, else the newer of build/release/warpsim and
+build/ci/warpsim, else warpsim on PATH). Third-party sources and the PTX built from them stay in OUT, never in the
 repository. Python 3.11 standard library only.
 """
 
@@ -58,11 +58,17 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
 
 
 def find_warpsim(given: str | None) -> str:
-    for c in ([given] if given else []) + [str(ROOT / "build/release/warpsim"), str(ROOT / "build/ci/warpsim")]:
-        if c and Path(c).is_file() and os.access(c, os.X_OK):
-            return c
-    if not given and shutil.which("warpsim"):
-        return shutil.which("warpsim")  # type: ignore[return-value]
+    """--warpsim, else the newer of build/release/warpsim and build/ci/warpsim, else PATH's."""
+    if given:
+        if Path(given).is_file() and os.access(given, os.X_OK):
+            return given
+    else:
+        built = [p for p in (ROOT / "build/release/warpsim", ROOT / "build/ci/warpsim")
+                 if p.is_file() and os.access(p, os.X_OK)]
+        if built:
+            return str(max(built, key=lambda p: p.stat().st_mtime))
+        if shutil.which("warpsim"):
+            return shutil.which("warpsim")  # type: ignore[return-value]
     raise Fail(f"no warpsim binary{' at ' + given if given else ''}: build it (cmake --preset release && "
                "cmake --build --preset release) or pass --warpsim PATH")
 
@@ -218,7 +224,7 @@ def tables(points: list[dict], planned: list[recipes_mod.Planned], stand_ins: di
     for p in planned:
         if p.reason:
             left[p.reason] = left.get(p.reason, 0) + 1
-    out += ["### Rows left out", "", "| rows | reason |", "|---:|---|"]
+    out += ["#### Rows left out", "", "| rows | reason |", "|---:|---|"]
     out += [f"| {n} | {reason} |" for reason, n in sorted(left.items(), key=lambda kv: -kv[1])] + [""]
     if stand_ins:
         out += ["Architectures standing in (nvcc 13 builds sm_75 and newer): " +
@@ -348,8 +354,7 @@ def main(argv: list[str]) -> int:
         write_docs(args.write_docs, text)
     log(f"validate-public: wrote {args.out / 'results.csv'}, {args.out / 'tables.md'}"
         + ("" if args.no_charts else f", charts under {args.out / 'charts'}"))
-    print("\n".join(text[:-1]))
-    print(text[-1])
+    print("\n".join(text))  # the summary line last
     return 0
 
 

@@ -231,7 +231,7 @@ def fmt(v: float, digits: int) -> str:
 def markdown_table(title: str, key_names: Sequence[str], scores: dict) -> list[str]:
     """One table: a row per group, keys first (a tuple key spreads over several columns)."""
     head = list(key_names) + ["rows", "mean error %", "median ratio", "min ratio", "max ratio", "rank corr."]
-    lines = [f"### {title}", "", "| " + " | ".join(head) + " |",
+    lines = [f"#### {title}", "", "| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] * len(key_names) + ["---:"] * 6) + "|"]
     for k, s in scores.items():
         keys = list(k) if isinstance(k, tuple) else [k]
