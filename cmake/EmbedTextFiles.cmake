@@ -9,8 +9,10 @@ function(warpsim_embed_text_files)
   foreach(file IN LISTS ARG_FILES)
     file(READ "${file}" text)
     file(RELATIVE_PATH rel "${ARG_BASE_DIR}" "${file}")
-    # A raw string with a delimiter no data file contains.
-    string(APPEND body "      {\"${rel}\", R\"warpsim_embed(${text})warpsim_embed\"},\n")
+    # A raw string with a delimiter no data file contains. The `sv` literal passes the length in:
+    # a string_view from a plain literal counts its characters during constant evaluation, which
+    # runs into clang's step limit (-fconstexpr-steps, 2^20) at about 300 KB of text.
+    string(APPEND body "      {\"${rel}\"sv, R\"warpsim_embed(${text})warpsim_embed\"sv},\n")
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
   endforeach()
   file(WRITE "${out}.tmp"
@@ -20,6 +22,7 @@ function(warpsim_embed_text_files)
 #include <utility>
 
 namespace ${ARG_NAMESPACE} {
+using namespace std::string_view_literals;
 std::span<const std::pair<std::string_view, std::string_view>> embedded_files() {
   static constexpr std::pair<std::string_view, std::string_view> files[] = {
 ${body}  };
