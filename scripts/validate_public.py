@@ -207,9 +207,9 @@ def write_results(path: Path, planned: list[recipes_mod.Planned]) -> None:
                      "measured_us", "predicted_us", "ratio", "left_out"])
         for p in planned:
             r = p.row
-            pred = r.get("predicted_us")
+            pred = p.predicted_us
             w.writerow([r["line"], p.source.id if p.source else "", p.kernel.family if p.kernel else "",
-                        r["kernel_name"], r["gpu"], p.profile or "", r.get("arch", ""), r["size"], r["grid"],
+                        r["kernel_name"], r["gpu"], p.profile or "", p.arch or "", r["size"], r["grid"],
                         r["block"], repr(p.measured_us) if p.measured_us else "",
                         repr(pred) if pred is not None else "",
                         repr(pred / p.measured_us) if pred is not None else "", p.reason or ""])
@@ -289,7 +289,7 @@ def main(argv: list[str]) -> int:
             p.reason = f"profile {p.profile} is not in this warpsim (`warpsim gpus`)"
         elif p.reason is None:
             arch, stand_in = lib.arch_for(facts[p.profile]["compute_capability"])
-            p.row["arch"] = arch
+            p.arch = arch
             if stand_in:
                 stand_ins[p.profile] = facts[p.profile]["compute_capability"]
 
@@ -297,7 +297,7 @@ def main(argv: list[str]) -> int:
     builds: dict[tuple, list[recipes_mod.Planned]] = {}
     for p in planned:
         if p.reason is None:
-            builds.setdefault((p.source.repository, p.commit, p.kernel.file, p.row["arch"]), []).append(p)
+            builds.setdefault((p.source.repository, p.commit, p.kernel.file, p.arch), []).append(p)
     log(f"validate-public: {sum(len(g) for g in builds.values())} of {len(planned)} rows to predict, "
         f"{len(builds)} builds")
     for (repository, commit) in sorted({(k[0], k[1]) for k in builds}):
@@ -336,15 +336,15 @@ def main(argv: list[str]) -> int:
                     p.reason = f"warpsim refused it: {str(e)[-300:]}"
                 continue
             for p in rows:
-                p.row["predicted_us"] = times[p.row["line"]]
+                p.predicted_us = times[p.row["line"]]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for f in [pool.submit(build_and_predict, k, g) for k, g in builds.items()]:
             f.result()
 
     points = [{"line": p.row["line"], "source": p.source.id, "family": p.kernel.family, "gpu": p.profile,
-               "arch": p.row["arch"], "predicted_us": p.row["predicted_us"], "measured_us": p.measured_us}
-              for p in planned if p.reason is None and "predicted_us" in p.row]
+               "arch": p.arch, "predicted_us": p.predicted_us, "measured_us": p.measured_us}
+              for p in planned if p.reason is None and p.predicted_us is not None]
     write_results(args.out / "results.csv", planned)
     text = tables(points, planned, stand_ins)
     (args.out / "tables.md").write_text("\n".join(text) + "\n")

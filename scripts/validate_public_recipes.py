@@ -142,6 +142,8 @@ class Planned:
     block: tuple[int, int, int] | None = None
     params: dict[int, int] = field(default_factory=dict)
     measured_us: float | None = None
+    arch: str | None = None            # set once the profile's compute capability is known
+    predicted_us: float | None = None  # set by warpsim
     reason: str | None = None
 
 
