@@ -97,10 +97,17 @@ class KpParser {
     if (keyword == "kernel" || keyword == "tm") return parse_header(keyword, words, line);
     seen_instruction_ = true;
     if (keyword == "calc") {
-      expect_operands(words, 1, line, "calc CYCLES");
-      program_.add(OpKind::calc, positive_cycles(words[1], keyword, line), line);
+      parse_calc(words, line);
     } else if (keyword == "load" || keyword == "store") {
-      parse_access(keyword == "load" ? OpKind::load : OpKind::store, words, line);
+      // `use=N` closes a load's line: the instructions it lets pass before its value is used.
+      std::vector<std::string_view> access = words;
+      std::optional<std::int32_t> use;
+      if (keyword == "load" && access.size() > 2 && access.back().substr(0, 4) == "use=") {
+        use = whole_count(access.back().substr(4), access.back(), line, 0);
+        access.pop_back();
+      }
+      parse_access(keyword == "load" ? OpKind::load : OpKind::store, access, line);
+      if (use) program_.set_use_distance(*use, line);
     } else if (keyword == "bar") {
       if (words.size() > 2) fail(line, "unexpected extra operand: expected 'bar [CYCLES]'");
       program_.add(OpKind::barrier, words.size() == 2 ? positive_cycles(words[1], keyword, line) : 1000, line);
@@ -123,6 +130,44 @@ class KpParser {
     const Millicycles duration = cycles_operand(word, line);
     if (duration == 0) fail(line, std::string(keyword) + " duration must be positive");
     return duration;
+  }
+
+  // calc CYCLES [issue=N] [PIPE=N ...] [chain PIPE=N ...]: pipes in their order, each at most once.
+  void parse_calc(const std::vector<std::string_view>& words, int line) {
+    if (words.size() < 2) fail(line, "missing operand: expected 'calc CYCLES [issue=N] [PIPE=N ...] [chain PIPE=N ...]'");
+    const Millicycles duration = positive_cycles(words[1], words[0], line);
+    CalcMix mix;
+    bool issue_given = false, in_chain = false;
+    std::size_t next_pipe = 0;  // pipes come in order, so each at most once
+    for (std::size_t i = 2; i < words.size(); ++i) {
+      const std::string_view word = words[i];
+      if (word == "chain" && !in_chain) {
+        in_chain = true;
+        next_pipe = 0;
+        continue;
+      }
+      const std::size_t eq = word.find('=');
+      const std::string_view key = word.substr(0, eq == std::string_view::npos ? word.size() : eq);
+      if (eq == std::string_view::npos) fail(line, quote_for_message(word) + ": expected PIPE=N, issue=N or chain");
+      const std::int64_t value = whole_count(word.substr(eq + 1), word, line, 1);
+      if (key == "issue" && !issue_given && !in_chain && next_pipe == 0) {
+        mix.issue = value;
+        issue_given = true;
+        continue;
+      }
+      const std::optional<Pipe> pipe = pipe_named(key);
+      if (!pipe || static_cast<std::size_t>(*pipe) < next_pipe) {
+        fail(line, quote_for_message(word) + (pipe ? ": pipes come in the order fp32, fp64, fp16, int, imad, bits, conv, sfu, shfl, "
+                                                     "tensor_f16, tensor_tf32, tensor_i8, tensor_fp8, tensor_f64, control, each once"
+                                               : ": not a pipe (fp32, fp64, fp16, int, imad, bits, conv, sfu, shfl, tensor_f16, "
+                                                 "tensor_tf32, tensor_i8, tensor_fp8, tensor_f64, control)"));
+      }
+      next_pipe = static_cast<std::size_t>(*pipe) + 1;
+      (in_chain ? mix.chain : mix.work)[static_cast<std::size_t>(*pipe)] = value;
+    }
+    if (!issue_given) mix.issue = mix.implied_issue();
+    if (words.size() > 2 && mix.issue == 0) fail(line, "a calc with pipes must issue at least one instruction (issue=N)");
+    program_.add_calc(duration, mix, line);
   }
 
   // load|store CYCLES [SPACE [sectors=N [lines=N] | ways=N] [reuse=F distance=BYTES]]
@@ -190,15 +235,15 @@ class KpParser {
     return value;
   }
 
-  std::int32_t whole_count(std::string_view digits, std::string_view word, int line) const {
+  std::int32_t whole_count(std::string_view digits, std::string_view word, int line, std::int64_t least = 1) const {
     std::int64_t value = 0;
     for (const char c : digits) {
       if (!std::isdigit(static_cast<unsigned char>(c)) || value > kMaxTransactions) break;
       value = value * 10 + (c - '0');
     }
     const bool digits_only = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-    if (!digits_only || value < 1 || value > kMaxTransactions) {
-      fail(line, quote_for_message(word) + ": the count must be a whole number in [1, 2^30]");
+    if (!digits_only || value < least || value > kMaxTransactions) {
+      fail(line, quote_for_message(word) + ": the count must be a whole number in [" + std::to_string(least) + ", 2^30]");
     }
     return static_cast<std::int32_t>(value);
   }

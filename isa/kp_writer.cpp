@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 
 #include "warpsim/isa/kp_format.hpp"
@@ -12,6 +13,23 @@ std::string thousandths(std::int32_t permille) {
   digits.insert(0, 3 - digits.size(), '0');
   while (digits.back() == '0') digits.pop_back();
   return std::to_string(permille / 1000) + '.' + digits;
+}
+
+// " issue=N fp32=8 int=4 chain fp32=2": issue only where it differs from what it defaults to.
+std::string mix_words(const CalcMix& mix) {
+  std::string out;
+  if (mix.issue != mix.implied_issue()) out += " issue=" + std::to_string(mix.issue);
+  const auto counts = [&](const PipeCounts& n) {
+    for (std::size_t p = 0; p < kPipeCount; ++p) {
+      if (n[p] > 0) out += ' ' + std::string(to_string(pipe_at(p))) + '=' + std::to_string(n[p]);
+    }
+  };
+  counts(mix.work);
+  if (std::any_of(mix.chain.begin(), mix.chain.end(), [](std::int64_t n) { return n > 0; })) {
+    out += " chain";
+    counts(mix.chain);
+  }
+  return out;
 }
 
 }  // namespace
@@ -32,6 +50,7 @@ std::string to_kp(const Program& program) {
       case OpKind::end: out += "end"; break;
       default:
         out += std::string(to_string(op.kind)) + ' ' + format_cycles(op.duration);
+        if (const CalcMix* mix = program.mix_of(op)) out += mix_words(*mix);
         if (op.space != MemorySpace::unspecified) {
           out += ' ' + std::string(to_string(op.space));
           if (op.transactions > 0) out += (counts_ways(op.space) ? " ways=" : " sectors=") + std::to_string(op.transactions);
@@ -40,6 +59,7 @@ std::string to_kp(const Program& program) {
             out += " reuse=" + thousandths(op.reuse.permille) + " distance=" + std::to_string(op.reuse.distance_bytes);
           }
         }
+        if (op.use_distance >= 0) out += " use=" + std::to_string(op.use_distance);
         break;
     }
     out += '\n';

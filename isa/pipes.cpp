@@ -23,7 +23,15 @@ std::optional<Pipe> pipe_named(std::string_view word) {
 
 bool CalcMix::empty() const {
   const auto zero = [](std::int64_t n) { return n == 0; };
-  return std::all_of(work.begin(), work.end(), zero) && std::all_of(chain.begin(), chain.end(), zero);
+  return issue == 0 && std::all_of(work.begin(), work.end(), zero) && std::all_of(chain.begin(), chain.end(), zero);
+}
+
+std::int64_t CalcMix::implied_issue() const {
+  std::int64_t total = 0;
+  for (std::size_t p = 0; p < kPipeCount; ++p) {
+    if (!is_tensor(pipe_at(p))) total += work[p];
+  }
+  return total;
 }
 
 }  // namespace warpsim::isa

@@ -54,7 +54,8 @@ Op op_at(OpKind kind, int line) {
 bool Op::same_meaning(const Op& other) const {
   return kind == other.kind && duration == other.duration && count == other.count &&
          count_parameter == other.count_parameter && partner == other.partner && space == other.space &&
-         transactions == other.transactions && lines == other.lines && reuse == other.reuse;
+         transactions == other.transactions && lines == other.lines && reuse == other.reuse &&
+         use_distance == other.use_distance && (mix == 0) == (other.mix == 0);
 }
 
 void Program::fail(int line, const std::string& what) const {
@@ -69,6 +70,23 @@ void Program::add(OpKind kind, Millicycles duration, int line) {
   Op op = op_at(kind, line);
   op.duration = duration;
   ops_.push_back(std::move(op));
+}
+
+void Program::add_calc(Millicycles duration, const CalcMix& mix, int line) {
+  add(OpKind::calc, duration, line);
+  if (mix.empty()) return;
+  const auto in_range = [](std::int64_t n) { return n >= 0 && n <= kMaxMixCount; };
+  bool ok = in_range(mix.issue) && mix.issue > 0;
+  for (std::size_t p = 0; p < kPipeCount; ++p) ok = ok && in_range(mix.work[p]) && in_range(mix.chain[p]);
+  if (!ok) fail(line, "a calc's issue and pipe counts must be whole numbers in [0, 2^30], and it must issue at least one instruction");
+  mixes_.push_back(mix);
+  ops_.back().mix = static_cast<std::uint32_t>(mixes_.size());
+}
+
+void Program::set_use_distance(std::int32_t instructions, int line) {
+  if (ops_.empty() || ops_.back().kind != OpKind::load) fail(line, "internal: a use distance belongs to a load");
+  if (instructions < 0 || instructions > kMaxTransactions) fail(line, "use= must be a whole number in [0, 2^30]");
+  ops_.back().use_distance = instructions;
 }
 
 void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line,
@@ -231,8 +249,11 @@ DynamicCounts Program::dynamic_counts() const {
 
 bool Program::same_meaning(const Program& other) const {
   return name_ == other.name_ && default_tm_ == other.default_tm_ &&
-         std::equal(ops_.begin(), ops_.end(), other.ops_.begin(), other.ops_.end(),
-                    [](const Op& a, const Op& b) { return a.same_meaning(b); });
+         std::equal(ops_.begin(), ops_.end(), other.ops_.begin(), other.ops_.end(), [&](const Op& a, const Op& b) {
+           const CalcMix* ma = mix_of(a);
+           const CalcMix* mb = other.mix_of(b);
+           return a.same_meaning(b) && (ma == nullptr || *ma == *mb);
+         });
 }
 
 Program Program::with_memory_durations(
@@ -257,7 +278,12 @@ std::vector<std::int64_t> Program::timing_identity() const {
   for (const Op& op : ops_) {
     identity.insert(identity.end(), {static_cast<std::int64_t>(op.kind), op.duration, op.count, static_cast<std::int64_t>(op.partner),
                                      static_cast<std::int64_t>(op.space), op.transactions, op.lines, op.reuse.permille,
-                                     op.reuse.distance_bytes});
+                                     op.reuse.distance_bytes, op.use_distance, op.mix == 0 ? 0 : 1});
+    if (const CalcMix* m = mix_of(op)) {
+      identity.push_back(m->issue);
+      identity.insert(identity.end(), m->work.begin(), m->work.end());
+      identity.insert(identity.end(), m->chain.begin(), m->chain.end());
+    }
   }
   return identity;
 }

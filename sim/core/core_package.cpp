@@ -13,12 +13,13 @@ std::ostream& operator<<(std::ostream& out, const CoreEvent& event) {
 
 CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
                          std::vector<CoreEvent>* events, bool fast_forward, const MemoryTiming* memory,
-                         BarrierLayout barriers)
-    : tm_(tm), events_(events), memory_(memory), fast_forward_(fast_forward && events == nullptr) {
+                         BarrierLayout barriers, const PipeTiming* pipes)
+    : tm_(tm), events_(events), memory_(memory), pipes_(pipes), fast_forward_(fast_forward && events == nullptr) {
   bool long_loop = false;
   std::size_t loop_slots = 0;
   warps_.resize(programs.size());
   for (std::size_t w = 0; w < programs.size(); ++w) {
+    warps_[w].program = programs[w];
     warps_[w].ops = programs[w]->ops().data();
     warps_[w].size = programs[w]->ops().size();
     warps_[w].loop_base = loop_slots;
@@ -71,15 +72,17 @@ bool CorePackage::arrive(std::size_t index) {
   Block& block = blocks_[warp.block];
   ++block.arrived;
   warp.at_barrier = true;
-  release_if_complete(block, warp.block);
+  release_if_complete(block, warp.block, pipes_ ? warp.ready : now_);
   return warp.at_barrier;
 }
 
-void CorePackage::release_if_complete(Block& block, std::uint32_t id) {
+void CorePackage::release_if_complete(Block& block, std::uint32_t id, Millicycles at) {
   if (block.arrived == 0 || block.arrived + block.finished < block.warps) return;
   block.arrived = 0;
   for (Warp& w : warps_) {
-    if (w.block == id) w.at_barrier = false;
+    if (w.block != id) continue;
+    if (w.at_barrier) w.ready = std::max(w.ready, at);  // the pipes model: released when the last arrives
+    w.at_barrier = false;
   }
 }
 
@@ -111,7 +114,7 @@ bool CorePackage::visit(std::size_t index) {
     if (warp.pc == warp.size) {
       Block& block = blocks_[warp.block];
       ++block.finished;
-      release_if_complete(block, warp.block);
+      release_if_complete(block, warp.block, now);
     }
     return issued;
   };
@@ -166,6 +169,11 @@ void CorePackage::take_snapshot(PackageSnapshot& into) const {
     add(static_cast<std::int64_t>(warp.loop_depth));
     add(ahead(warp.loads_done));
     add(warp.at_barrier ? 1 : 0);
+    if (pipes_) {
+      add(ahead(warp.ready));
+      add(warp.gate_left == kNoGate ? 0 : ahead(warp.gate));
+      add(warp.gate_left);
+    }
     const auto first = static_cast<std::ptrdiff_t>(warp.loop_base);
     const auto last = first + static_cast<std::ptrdiff_t>(warp.loop_depth);
     into.counters.insert(into.counters.end(), loops_left_.begin() + first, loops_left_.begin() + last);
@@ -174,6 +182,12 @@ void CorePackage::take_snapshot(PackageSnapshot& into) const {
   add(ahead(latest_transaction_end_));
   add(ahead(dram_free_));
   for (const Block& block : blocks_) add(block.arrived);
+  if (pipes_) {
+    for (const Millicycles t : pipe_free_) add(ahead(t));
+    add(ahead(memory_free_));
+    add(static_cast<std::int64_t>(next_in_turn_));
+  }
+  into.busy = busy_;
   into.hash = hash;
 }
 
@@ -193,14 +207,25 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
   if (periods == INT64_MAX || periods < 1) return 0;
   const Millicycles shift = (now.time - earlier.time) * periods;
   std::size_t next_counter = 0;
+  const auto later = [&](Millicycles& t) {
+    if (t > now_) t += shift;
+  };
   for (Warp& warp : warps_) {
-    if (warp.loads_done > now_) warp.loads_done += shift;
+    later(warp.loads_done);
+    later(warp.ready);
+    later(warp.gate);
     for (std::size_t level = 0; level < warp.loop_depth; ++level, ++next_counter) {
       loops_left_[warp.loop_base + level] -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;
     }
   }
-  if (latest_transaction_end_ > now_) latest_transaction_end_ += shift;
-  if (dram_free_ > now_) dram_free_ += shift;
+  later(latest_transaction_end_);
+  later(dram_free_);
+  for (Millicycles& t : pipe_free_) later(t);
+  later(memory_free_);
+  const auto grow = [&](Millicycles& total, Millicycles before, Millicycles after) { total += (after - before) * periods; };
+  grow(busy_.issue, earlier.busy.issue, now.busy.issue);
+  grow(busy_.memory, earlier.busy.memory, now.busy.memory);
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) grow(busy_.pipes[p], earlier.busy.pipes[p], now.busy.pipes[p]);
   now_ += shift;
   periods_skipped_ += periods;
   return periods;

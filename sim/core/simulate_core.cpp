@@ -13,17 +13,18 @@ namespace {
 // max(d, t_m) <= d + t_m after an issue, so T_c <= sum over warps of (calc + memory + n * t_m).
 class Bounds {
  public:
-  explicit Bounds(Millicycles tm, const MemoryTiming* memory = nullptr) : tm_(tm), memory_(memory) {
+  explicit Bounds(Millicycles tm, const MemoryTiming* memory = nullptr, const PipeTiming* pipes = nullptr)
+      : tm_(tm), memory_(memory), pipes_(pipes) {
     if (tm < 0 || tm > isa::kMaxDuration) throw InputError("t_m must be in [0, 10^9] cycles");
   }
   // `warps` more warps that run `program`, whose dynamic counts are `counts`.
   void add(const isa::Program& program, const isa::DynamicCounts& counts, std::int64_t warps) {
     const bool priced = memory_ != nullptr && program.has_memory_annotations();
-    visit_engine_ = visit_engine_ && !priced && suits_visit_engine(program, counts);
+    visit_engine_ = visit_engine_ && !priced && pipes_ == nullptr && suits_visit_engine(program, counts);
     Millicycles front_end = 0, warp_bound = 0, instructions = 0;
     // Priced accesses: each costs at most its issue, latency and DRAM time (a wait for the DRAM
     // queue is bounded by the other warps' DRAM time, counted in theirs).
-    const Millicycles priced_bound = priced ? priced_access_bound(program) : 0;
+    const Millicycles priced_bound = priced || pipes_ ? priced_access_bound(program) : 0;
     if (__builtin_mul_overflow(counts.loads + counts.stores, tm_, &front_end) ||
         __builtin_add_overflow(front_end, priced_bound, &front_end) ||
         __builtin_add_overflow(counts.calc_time, counts.memory_duration, &warp_bound) ||
@@ -57,16 +58,27 @@ class Bounds {
         multipliers.push_back(m);
       } else if (op.kind == isa::OpKind::end) {
         multipliers.pop_back();
-      } else if (isa::is_memory(op.kind) && op.space != isa::MemorySpace::unspecified) {
+      } else if (memory_ != nullptr && isa::is_memory(op.kind) && op.space != isa::MemorySpace::unspecified) {
         const AccessCost c = price_access(op, *memory_);
-        Millicycles one = 0, all = 0;
-        if (__builtin_add_overflow(c.issue, c.latency, &one) || __builtin_add_overflow(one, c.dram, &one) ||
-            __builtin_mul_overflow(one, multipliers.back(), &all) || __builtin_add_overflow(total, all, &total)) {
-          overflow();
+        Millicycles one = 0;
+        if (__builtin_add_overflow(c.issue, c.latency, &one) || __builtin_add_overflow(one, c.dram, &one)) overflow();
+        add_times(total, one, multipliers.back());
+      } else if (const isa::CalcMix* mix = program.mix_of(op); mix != nullptr && pipes_ != nullptr) {
+        // A calc of the pipes model ends at most its issue, every pipe's work and its chain later.
+        Millicycles one = 0;
+        add_times(one, mix->issue, pipes_->issue);
+        for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+          add_times(one, mix->work[p], pipes_->occupancy[p]);
+          add_times(one, mix->chain[p] + 1, std::max(pipes_->latency[p], pipes_->occupancy[p]));
         }
+        add_times(total, one, multipliers.back());
       }
     }
     return total;
+  }
+  static void add_times(Millicycles& total, std::int64_t count, Millicycles each) {
+    Millicycles product = 0;
+    if (__builtin_mul_overflow(count, each, &product) || __builtin_add_overflow(total, product, &total)) overflow();
   }
   [[noreturn]] static void overflow() {
     throw InputError("simulation too large: its time or instruction count overflows 64 bits");
@@ -74,6 +86,7 @@ class Bounds {
 
   Millicycles tm_;
   const MemoryTiming* memory_;
+  const PipeTiming* pipes_;
   std::int64_t instructions_ = 0;
   Millicycles time_ = 0;
   bool visit_engine_ = true;
@@ -81,13 +94,18 @@ class Bounds {
 
 bool use_visit_engine(const CoreOptions& options, bool programs_suit) {
   const bool round_robin = !options.policy || dynamic_cast<const StrictRoundRobin*>(options.policy);
-  return options.visit_engine && programs_suit && round_robin && !options.events;
+  return options.visit_engine && programs_suit && round_robin && !options.events && options.pipes == nullptr;
 }
 
 Millicycles run_core_package(std::span<const isa::Program* const> programs, Millicycles tm, const CoreOptions& options) {
-  CorePackage package(programs, tm, options.events, options.fast_forward, options.memory, options.barriers);
-  (options.policy ? *options.policy : strict_round_robin()).run(package);
+  CorePackage package(programs, tm, options.events, options.fast_forward, options.memory, options.barriers, options.pipes);
+  if (options.pipes) {
+    earliest_ready_first().run(package);
+  } else {
+    (options.policy ? *options.policy : strict_round_robin()).run(package);
+  }
   if (options.periods_skipped) *options.periods_skipped = package.periods_skipped();
+  if (options.busy) *options.busy = package.busy();
   return package.finish_time();
 }
 
@@ -111,7 +129,7 @@ Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicy
     throw InputError("more than " + std::to_string(kMaxWarpsPerCorePackage) +
                      " warps on one core package");
   }
-  Bounds bounds(tm, options.memory);
+  Bounds bounds(tm, options.memory, options.pipes);
   for (std::size_t w = 0; w < programs.size();) {  // warps often share a program: count each run once
     std::size_t same = w + 1;
     while (same < programs.size() && programs[same] == programs[w]) ++same;
@@ -140,7 +158,7 @@ Millicycles CoreSimulator::run(std::int64_t warps) {
     throw InputError("warps per core package must be in [0, " +
                      std::to_string(kMaxWarpsPerCorePackage) + "]");
   }
-  Bounds bounds(tm_, options_.memory);
+  Bounds bounds(tm_, options_.memory, options_.pipes);
   bounds.add(program_, counts_, warps);
   if (use_visit_engine(options_, bounds.check(options_.max_warp_instructions))) {
     if (options_.periods_skipped) *options_.periods_skipped = 0;

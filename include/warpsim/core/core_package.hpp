@@ -4,12 +4,15 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
+#include <climits>
 #include <span>
 #include <vector>
 
 #include "warpsim/isa/program.hpp"
 #include "warpsim/core/memory_timing.hpp"
+#include "warpsim/core/pipe_timing.hpp"
 
 namespace warpsim::sim::core {
 
@@ -52,6 +55,7 @@ struct PackageSnapshot {
   std::vector<std::int64_t> counters;   // every warp's iterations left, outermost first
   std::vector<std::uint64_t> loop_ids;  // which entry into its loop each counter belongs to
   std::size_t hash = 0;                 // of `shape`
+  PipeBusy busy;                        // the pipes model's busy totals so far (not compared)
 };
 
 class CorePackage {
@@ -62,9 +66,10 @@ class CorePackage {
   // has no events) and `fast_forward` is set.
   // `memory` set: the memory-aware model prices annotated accesses and `bar` holds a warp until
   // the other warps of its block (`barriers`) arrive; null: the paper's model.
+  // `pipes` set: the pipes model (pipe_issue.cpp; issue_next instead of visit).
   CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
               std::vector<CoreEvent>* events, bool fast_forward = true, const MemoryTiming* memory = nullptr,
-              BarrierLayout barriers = {});
+              BarrierLayout barriers = {}, const PipeTiming* pipes = nullptr);
 
   std::size_t warp_count() const { return warps_.size(); }
   bool finished(std::size_t warp) const { return warps_[warp].pc == warps_[warp].size; }
@@ -86,6 +91,16 @@ class CorePackage {
     return {now_ - visit_start_, relative(visit_loads_end_), relative(visit_transactions_end_)};
   }
 
+  // The pipes model (pipe_issue.cpp): the warp that issues next (the earliest that can start,
+  // ties in round-robin order after the latest to issue), or none when every warp has finished
+  // or waits at a barrier; then its next instruction (one op).
+  std::optional<std::size_t> next_pipe_warp() const;
+  void issue_next(std::size_t warp);
+  // Whether `warp` is at the first instruction of a loop body: where the pipes scheduler looks
+  // for a steady state.
+  bool at_loop_head(std::size_t warp) const;
+  const PipeBusy& busy() const { return busy_; }
+
   void take_snapshot(PackageSnapshot& into) const;
 
   // If the schedule from `earlier` to `now` (both taken at round starts, `now` the current state)
@@ -98,7 +113,12 @@ class CorePackage {
   Millicycles finish_time() const { return std::max(now_, latest_transaction_end_); }
 
  private:
+  // A warp's pending loads under the pipes model: the value arrives at `gate`, and `gate_left`
+  // more instructions may issue before the first use (kUntilNonLoad: only further loads).
+  static constexpr std::int32_t kNoGate = INT32_MAX;
+  static constexpr std::int32_t kUntilNonLoad = -1;
   struct Warp {
+    const isa::Program* program = nullptr;
     const isa::Op* ops = nullptr;
     std::size_t size = 0;
     std::size_t pc = 0;           // always at an instruction, or at size when done
@@ -108,6 +128,9 @@ class CorePackage {
     Millicycles loads_done = 0;   // completion of its latest-finishing load
     std::uint32_t block = 0;      // its barrier group
     bool at_barrier = false;      // arrived at a barrier the rest of its block has not reached
+    Millicycles ready = 0;        // pipes: when its latest calc's results are ready
+    Millicycles gate = 0;         // pipes: see kNoGate
+    std::int32_t gate_left = kNoGate;
   };
   // A block's warps on this package, for barriers.
   struct Block {
@@ -119,7 +142,11 @@ class CorePackage {
   void settle(Warp& warp);  // moves pc over loop markers to the next instruction
   // The warp arrived at a barrier; returns whether it must wait for the rest of its block.
   bool arrive(std::size_t warp);
-  void release_if_complete(Block& block, std::uint32_t id);
+  void release_if_complete(Block& block, std::uint32_t id, Millicycles at);
+  // The pipes model (pipe_issue.cpp).
+  Millicycles earliest_start(const Warp& warp) const;
+  void consume_gate(Warp& warp, std::int64_t instructions);
+  void finish_if_done(std::size_t warp, Millicycles at);
   // A memory instruction under the memory-aware model: returns its completion time.
   Millicycles issue_priced(std::size_t warp, const isa::Op& op, Millicycles& now);
   void record(std::size_t warp, isa::OpKind kind, Millicycles issue, Millicycles issue_end, Millicycles end);  // events_ set
@@ -139,6 +166,11 @@ class CorePackage {
   const MemoryTiming* memory_;
   std::vector<Block> blocks_;
   Millicycles dram_free_ = 0;  // when the package's DRAM share is next free
+  const PipeTiming* pipes_;
+  std::array<Millicycles, isa::kPipeCount> pipe_free_{};  // pipes: when each pipe is next free
+  Millicycles memory_free_ = 0;  // pipes: when the memory front end is next free
+  std::size_t next_in_turn_ = 0;  // pipes: the round-robin position
+  PipeBusy busy_;
   bool fast_forward_;
   std::int64_t periods_skipped_ = 0;
 };

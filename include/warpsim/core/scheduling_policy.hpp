@@ -25,4 +25,13 @@ class StrictRoundRobin final : public SchedulingPolicy {
 
 const SchedulingPolicy& strict_round_robin();
 
+// The pipes model's scheduler (pipe_issue.cpp): one instruction (op) at a time from the warp that
+// can start earliest, ties in loose round-robin order; a package built with PipeTiming only.
+class EarliestReadyFirst final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return "earliest-ready-first"; }
+  void run(CorePackage& package) const override;
+};
+const SchedulingPolicy& earliest_ready_first();
+
 }  // namespace warpsim::sim::core

@@ -30,6 +30,12 @@ struct CoreOptions {
   // per block of `barriers`. Null: the paper's model, which ignores annotations.
   const MemoryTiming* memory = nullptr;
   BarrierLayout barriers = {};
+  // The pipes model (docs/model.md, "Instruction-level timing"): calcs priced by their mixes on
+  // `pipes`, issued by earliest_ready_first() (the policy above is then ignored). Unannotated
+  // accesses cost t_m on the memory front end and complete after max(d, t_m).
+  const PipeTiming* pipes = nullptr;
+  // When set, receives the pipes model's busy totals.
+  PipeBusy* busy = nullptr;
 };
 
 // All `warps` warps run `program` (the paper's case). Throws InputError when the program is not

@@ -53,10 +53,15 @@ using PipeCounts = std::array<std::int64_t, kPipeCount>;
 // pipe along that chain (the model prices it with the architecture's latencies). A calc op
 // without a mix is timed by its duration alone, as before.
 struct CalcMix {
-  PipeCounts work{};   // per pipe: warp-instructions, or tensor units
-  PipeCounts chain{};  // per pipe: instructions on the longest dependent chain
+  std::int64_t issue = 0;  // warp-instructions issued (SASS); 0 with an empty work: no mix
+  PipeCounts work{};       // per pipe: warp-instructions, or tensor units
+  PipeCounts chain{};      // per pipe: instructions on the longest dependent chain
   bool operator==(const CalcMix&) const = default;
   bool empty() const;
+  // What `issue` defaults to in the .kp vocabulary: the work of every pipe but the tensor ones.
+  std::int64_t implied_issue() const;
 };
+// The largest count a mix may hold (per pipe, and issue).
+inline constexpr std::int64_t kMaxMixCount = std::int64_t{1} << 30;
 
 }  // namespace warpsim::isa

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warpsim/isa/pipes.hpp"
 #include "warpsim/isa/time.hpp"
 
 namespace warpsim::isa {
@@ -58,6 +59,8 @@ struct Op {
   std::int32_t transactions = 0;  // load/store with a space: sectors or ways (counts_ways); 0 unknown
   std::int32_t lines = 0;         // load/store in a sector-counted space: distinct 128-byte lines; 0: ceil(sectors / 4)
   CacheReuse reuse;               // load/store in a sector-counted space
+  std::uint32_t mix = 0;          // calc: 1 + its CalcMix's index in Program::mixes(); 0 none
+  std::int32_t use_distance = -1;  // load: instructions issued before the first use of its value; -1 unknown
 
   bool same_meaning(const Op& other) const;  // equal, ignoring source lines
   // Whether the paper's model times it as a memory instruction (else as a calc of its duration).
@@ -102,6 +105,11 @@ class Program {
   // sectors lie in (0: as few as they fit, ceil(sectors / 4)).
   void add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line = 0,
                   CacheReuse reuse = {}, std::int32_t lines = 0);
+  // A calc with its pipe mix for the pipes model (an empty mix: add(calc, ...)). Throws for a
+  // count outside [0, kMaxMixCount] or a mix that issues nothing.
+  void add_calc(Millicycles duration, const CalcMix& mix, int line = 0);
+  // The last op, a load, issues `instructions` more before its value is first used.
+  void set_use_distance(std::int32_t instructions, int line = 0);
   void begin_repeat(std::int64_t count, int line = 0);
   void begin_repeat(std::string parameter, int line = 0);
   void end_repeat(int line = 0);
@@ -109,6 +117,9 @@ class Program {
   void finish(int line = 0);
 
   const std::vector<Op>& ops() const { return ops_; }
+  // The mix of a calc op, or null.
+  const CalcMix* mix_of(const Op& op) const { return op.mix == 0 ? nullptr : &mixes_[op.mix - 1]; }
+  bool has_mixes() const { return !mixes_.empty(); }
   bool empty() const { return ops_.empty(); }
   int max_loop_depth() const { return max_loop_depth_; }
   // The largest literal or bound repeat count (0 without loops).
@@ -136,7 +147,8 @@ class Program {
       const std::function<std::optional<Millicycles>(std::size_t index, const Op& op)>& choose) const;
 
   // Everything a timing model reads of a bound program, exactly, as integers: each op's kind,
-  // duration, count, space, transactions, lines and reuse (not names, sources or source lines).
+  // duration, count, space, transactions, lines, reuse, use distance and mix (not names, sources
+  // or source lines).
   // Equal identities time the same under every model: caches key on it (never on an address).
   std::vector<std::int64_t> timing_identity() const;
 
@@ -148,6 +160,7 @@ class Program {
   std::string source_;
   std::optional<Millicycles> default_tm_;
   std::vector<Op> ops_;
+  std::vector<CalcMix> mixes_;
   std::vector<std::uint32_t> open_repeats_;
   int max_loop_depth_ = 0;
   bool annotated_ = false;

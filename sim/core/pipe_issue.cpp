@@ -1,0 +1,145 @@
+// The pipes model's core package (docs/model.md, "Instruction-level timing"): one warp scheduler.
+// It issues at most one warp-instruction per cycle; each calc holds the pipes its mix names for
+// its work times their initiation interval, beside the memory front end, so memory and arithmetic
+// of different warps overlap; a warp waits only for its own results (the calc before, the chain
+// inside a calc at the pipes' latencies) and for loaded values when it reaches their first use.
+#include <algorithm>
+
+#include "warpsim/core/core_package.hpp"
+
+namespace warpsim::sim::core {
+
+using isa::OpKind;
+
+namespace {
+
+// Instructions a calc issues: its mix's, else its duration in cycles (a calc without a mix
+// holds the issue port for its duration, as the other models' calcs do).
+std::int64_t instructions_of(const isa::Program& program, const isa::Op& op) {
+  if (const isa::CalcMix* mix = program.mix_of(op)) return mix->issue;
+  if (op.kind == OpKind::calc) return std::max<std::int64_t>(1, op.duration / isa::kMillicyclesPerCycle);
+  return 1;
+}
+
+}  // namespace
+
+Millicycles CorePackage::earliest_start(const Warp& warp) const {
+  const isa::Op& op = warp.ops[warp.pc];
+  Millicycles t = warp.ready;
+  if (warp.gate_left == kNoGate) return t;
+  if (warp.gate_left == kUntilNonLoad) return op.kind == OpKind::load ? t : std::max(t, warp.gate);
+  const std::int64_t need = instructions_of(*warp.program, op);
+  // The first gate_left instructions issue before the value is used, one a cycle at best.
+  if (warp.gate_left < need) t = std::max(t, warp.gate - Millicycles{warp.gate_left} * pipes_->issue);
+  return t;
+}
+
+void CorePackage::consume_gate(Warp& warp, std::int64_t instructions) {
+  if (warp.gate_left == kNoGate) return;
+  if (warp.gate_left != kUntilNonLoad && warp.gate_left >= instructions) {
+    warp.gate_left -= static_cast<std::int32_t>(instructions);
+    return;
+  }
+  warp.gate_left = kNoGate;  // earliest_start waited for the value
+  warp.gate = 0;
+}
+
+std::optional<std::size_t> CorePackage::next_pipe_warp() const {
+  std::optional<std::size_t> best;
+  Millicycles best_start = 0;
+  const std::size_t n = warps_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t w = (next_in_turn_ + k) % n;
+    const Warp& warp = warps_[w];
+    if (warp.pc == warp.size || warp.at_barrier) continue;
+    // Times before the clock are all "now": only the relative state decides (steady state).
+    const Millicycles start = std::max(now_, earliest_start(warp));
+    if (!best || start < best_start) {
+      best = w;
+      best_start = start;
+    }
+  }
+  return best;
+}
+
+bool CorePackage::at_loop_head(std::size_t warp) const {
+  const Warp& w = warps_[warp];
+  return w.pc > 0 && w.pc < w.size && w.ops[w.pc - 1].kind == OpKind::repeat;
+}
+
+void CorePackage::finish_if_done(std::size_t index, Millicycles at) {
+  Warp& warp = warps_[index];
+  if (warp.pc != warp.size) return;
+  Block& block = blocks_[warp.block];
+  ++block.finished;
+  release_if_complete(block, warp.block, at);
+}
+
+void CorePackage::issue_next(std::size_t index) {
+  Warp& warp = warps_[index];
+  const isa::Op& op = warp.ops[warp.pc];
+  const Millicycles start = std::max(now_, earliest_start(warp));
+  next_in_turn_ = (index + 1) % warps_.size();
+  ++warp.pc;
+  settle(warp);
+  const PipeTiming& timing = *pipes_;
+  if (op.kind == OpKind::calc || op.kind == OpKind::barrier) {
+    Millicycles issue_end = start + op.duration, done = issue_end;
+    if (const isa::CalcMix* mix = warp.program->mix_of(op)) {
+      issue_end = start + mix->issue * timing.issue;
+      done = issue_end;
+      Millicycles chain = 0;
+      for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+        chain += mix->chain[p] * timing.latency[p];
+        if (mix->work[p] == 0) continue;
+        const Millicycles held = mix->work[p] * timing.occupancy[p];
+        pipe_free_[p] = std::max(pipe_free_[p], start) + held;
+        busy_.pipes[p] += held;
+        // The last unit enters the pipe one initiation interval before it is free again.
+        done = std::max(done, pipe_free_[p] - timing.occupancy[p] + std::max(timing.occupancy[p], timing.latency[p]));
+      }
+      done = std::max(done, start + chain);
+    }
+    consume_gate(warp, instructions_of(*warp.program, op));
+    busy_.issue += issue_end - start;
+    if (events_) record(index, op.kind, start, issue_end, done);
+    now_ = issue_end;
+    warp.ready = std::max(warp.ready, done);
+    latest_transaction_end_ = std::max(latest_transaction_end_, done);
+    if (op.kind == OpKind::barrier && arrive(index)) return;
+    finish_if_done(index, warp.ready);
+    return;
+  }
+  // A load or store: one issue slot; the memory front end is held beside the arithmetic pipes.
+  AccessCost cost{tm_, std::max(op.duration, tm_), 0};
+  if (memory_ != nullptr && op.space != isa::MemorySpace::unspecified) cost = price_access(op, *memory_);
+  const Millicycles front = std::max(memory_free_, start);
+  memory_free_ = front + cost.issue;
+  busy_.memory += cost.issue;
+  Millicycles end = front + cost.latency;
+  if (cost.dram > 0) {
+    dram_free_ = std::max(dram_free_, front) + cost.dram;
+    end = std::max(end, dram_free_);
+  }
+  const Millicycles issue_end = start + timing.issue;
+  if (op.kind == OpKind::load) {
+    if (warp.gate_left != kUntilNonLoad) consume_gate(warp, 1);
+    const std::int32_t left = op.use_distance < 0 ? kUntilNonLoad : op.use_distance;
+    if (warp.gate_left == kNoGate) {
+      warp.gate_left = left;
+      warp.gate = end;
+    } else {
+      warp.gate_left = left == kUntilNonLoad || warp.gate_left == kUntilNonLoad ? kUntilNonLoad : std::min(warp.gate_left, left);
+      warp.gate = std::max(warp.gate, end);
+    }
+  } else {
+    consume_gate(warp, 1);
+  }
+  busy_.issue += timing.issue;
+  if (events_) record(index, op.kind, start, issue_end, end);
+  now_ = issue_end;
+  latest_transaction_end_ = std::max(latest_transaction_end_, end);
+  finish_if_done(index, std::max(warp.ready, issue_end));
+}
+
+}  // namespace warpsim::sim::core
