@@ -7,7 +7,7 @@
 # change of this table that a reviewer sees.
 set(WARPSIM_LEVELS
   # L0: no warpsim dependency
-  warpsim_isa=0 warpsim_expression=0 warpsim_gpus_data=0 warpsim_workload_programs=0
+  warpsim_isa=0 warpsim_expression=0 warpsim_gpus_data=0 warpsim_gpus_pipe_data=0 warpsim_workload_programs=0
   # L1
   warpsim_gpus=1 warpsim_ptx_syntax=1 warpsim_core=1 warpsim_report=1
   # L2
