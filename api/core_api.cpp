@@ -19,7 +19,8 @@ CoreResult run_core(const CoreRequest& request) {
   }
   const isa::Program program = api::load_bound_program(request.program, request.params);
   const Model model = request.model;
-  const bool priced = model == Model::memory && program.has_memory_annotations();
+  const bool priced = is_memory_aware(model) && (program.has_memory_annotations() || model == Model::pipes);
+  if (model == Model::pipes && !request.gpu) throw InputError("the pipes model prices instructions per GPU: give --gpu ID");
   if (priced && !request.gpu) {
     throw InputError(program.source() + ": the program has memory annotations: give --gpu ID for their prices, or "
                      "--model paper");
@@ -32,7 +33,7 @@ CoreResult run_core(const CoreRequest& request) {
   } else if (program.default_tm()) {
     tm = *program.default_tm();
   } else if (priced) {
-    tm = sim::grid::default_issue_per_transaction(*gpu);
+    tm = sim::workload::core_packages_per_sm(model, *gpu) * isa::kMillicyclesPerCycle;
   } else {
     throw InputError("no t_m: give --tm CYCLES or a `tm` line in " + program.source());
   }

@@ -1,17 +1,36 @@
 #include "warpsim/workload/model_spec.hpp"
 
 #include <bit>
+#include <cmath>
 
 #include "warpsim/grid/grid.hpp"
 #include "warpsim/grid/memory_defaults.hpp"
+#include "warpsim/gpus/pipe_table.hpp"
+#include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::sim::workload {
+
+namespace {
+
+const gpus::PipeTable& pipe_table_of(const gpus::Profile& gpu) {
+  if (gpu.compute_capability.empty()) {
+    throw InputError(gpu.source + ": the pipes model needs the compute_capability of profile " + gpu.id +
+                     " (its architecture table, gpus/pipes/), or use --model memory");
+  }
+  return gpus::pipe_table(gpu.compute_capability);
+}
+
+}  // namespace
 
 core::CoreOptions ModelSpec::core_options() const {
   core::CoreOptions options;
   options.max_warp_instructions = max_warp_instructions;
   if (memory) {
     options.memory = &*memory;
+    options.barriers = barriers;
+  }
+  if (pipes) {
+    options.pipes = &*pipes;
     options.barriers = barriers;
   }
   return options;
@@ -27,13 +46,54 @@ std::vector<std::int64_t> ModelSpec::fingerprint() const {
                            m.constant_latency, m.constant_serialisation, m.dram_per_sector, m.unknown_sectors,
                            barriers.packages, barriers.warps_per_block, barriers.package});
   }
-  // Guards the list above: a field added to MemoryTiming or BarrierLayout must be added here too.
+  key.push_back(pipes ? 1 : 0);
+  if (pipes) {
+    key.insert(key.end(), pipes->occupancy.begin(), pipes->occupancy.end());
+    key.insert(key.end(), pipes->latency.begin(), pipes->latency.end());
+    key.insert(key.end(), {pipes->issue, barriers.packages, barriers.warps_per_block, barriers.package});
+  }
+  // Guards the list above: a field added to MemoryTiming, BarrierLayout or PipeTiming must be added here too.
   static_assert(sizeof(core::MemoryTiming) == 9 * 8);
   static_assert(sizeof(core::BarrierLayout) == 3 * 8);
+  static_assert(sizeof(core::PipeTiming) == (2 * isa::kPipeCount + 1) * 8);
   return key;
 }
 
-std::int64_t core_packages_per_sm(Model /*model*/, const gpus::Profile& gpu) { return gpu.core_packages_per_sm(); }
+std::int64_t core_packages_per_sm(Model model, const gpus::Profile& gpu) {
+  if (model == Model::pipes) return pipe_table_of(gpu).schedulers_per_sm;
+  return gpu.core_packages_per_sm();
+}
+
+core::PipeTiming pipe_timing(const gpus::Profile& gpu) {
+  const gpus::PipeTable& table = pipe_table_of(gpu);
+  const auto schedulers = static_cast<double>(table.schedulers_per_sm);
+  core::PipeTiming timing;
+  // Millicycles one unit of work holds a scheduler's pipe: the lanes it needs over the lanes the
+  // scheduler has, rounded up so that no price beats the table's throughput.
+  const auto hold = [&](double lanes_needed, double per_sm) {
+    return static_cast<isa::Millicycles>(std::ceil(lanes_needed * 1000.0 * schedulers / per_sm - 1e-9));
+  };
+  const auto fp32 = static_cast<std::size_t>(isa::Pipe::fp32);
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+    const isa::Pipe pipe = isa::pipe_at(p);
+    const double per_sm = table.throughput[p];
+    timing.latency[p] = std::llround(table.latency[p] * 1000.0);
+    if (isa::is_tensor(pipe)) {
+      if (per_sm > 0) {
+        timing.occupancy[p] = hold(static_cast<double>(isa::kTensorUnitFmas), per_sm);
+      } else {  // no tensor unit for this type: its FMAs run on the FP32 pipe, 32 a warp-instruction
+        timing.occupancy[p] = hold(static_cast<double>(isa::kTensorUnitFmas), table.throughput[fp32]);
+        timing.latency[p] = std::llround(table.latency[fp32] * 1000.0);
+      }
+    } else {
+      // A 16-bit float warp-instruction yields 64 results (a packed pair per lane; a scalar one
+      // runs as a pair with one half unused).
+      const double results = pipe == isa::Pipe::fp16 ? 64.0 : 32.0;
+      timing.occupancy[p] = hold(results, per_sm > 0 ? per_sm : table.throughput[fp32]);
+    }
+  }
+  return timing;
+}
 
 ModelSpec make_model_spec(Model model, const gpus::Profile& gpu, const grid::Launch& launch, isa::Millicycles tm,
                           bool annotated, std::int64_t max_warp_instructions) {
@@ -42,11 +102,12 @@ ModelSpec make_model_spec(Model model, const gpus::Profile& gpu, const grid::Lau
   spec.tm = tm;
   spec.core_packages_per_sm = core_packages_per_sm(model, gpu);
   spec.max_warp_instructions = max_warp_instructions;
-  if (model == Model::memory && annotated) {
+  if ((model == Model::memory && annotated) || (model == Model::pipes && launch.threads_per_block > 0)) {
     const grid::GridPlan plan = grid::plan_grid(gpu, planned_with(spec, launch));
-    spec.memory = grid::memory_timing(gpu, launch, plan, tm);
+    if (annotated) spec.memory = grid::memory_timing(gpu, launch, plan, tm);
     spec.barriers = core::BarrierLayout{plan.core_packages_per_sm, plan.warps_per_block};
   }
+  if (model == Model::pipes) spec.pipes = pipe_timing(gpu);
   return spec;
 }
 

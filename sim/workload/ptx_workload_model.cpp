@@ -130,7 +130,7 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
     for (const ptx::WarpProgram& p : kernel.programs) timed->retimed.push_back(with_load_store_durations(p.program, load, store));
   }
   std::int64_t registers = kDefaultRegistersPerThread;
-  if (overrides.model == Model::memory) {
+  if (is_memory_aware(overrides.model)) {
     const Sourced sourced = registers_for(gpu);
     registers = sourced.value;
     timed->registers_per_thread = sourced.value;

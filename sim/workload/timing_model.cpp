@@ -2,6 +2,7 @@
 
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/grid/memory_defaults.hpp"
+#include "warpsim/workload/model_spec.hpp"
 #include "warpsim/occupancy/occupancy.hpp"
 
 namespace warpsim::sim::workload {
@@ -11,7 +12,8 @@ gpus::CalibrationChoice with_model_defaults(const gpus::Profile& gpu, gpus::Cali
   if (const auto it = gpu.figures.find("launch_overhead_us"); it != gpu.figures.end()) {
     choice.default_tp_us = it->second;
   }
-  choice.default_tm = grid::default_issue_per_transaction(gpu);
+  // t_m: one 128-byte line per clock per SM, shared by the SM's core packages.
+  choice.default_tm = core_packages_per_sm(model, gpu) * isa::kMillicyclesPerCycle;
   return choice;
 }
 

@@ -71,7 +71,8 @@ namespace {
 
 constexpr const char* kModelHelp = "memory: price annotated accesses from the GPU profile, barriers, occupancy (docs/model.md); paper: the paper's "
        "Algorithms 1-3 exactly (every global load costs t_m and its d_i; a program without annotations times the same "
-       "under both)";
+       "under both); pipes: memory plus instruction-level timing: a core package per warp scheduler, each instruction "
+       "priced by its pipe (gpus/pipes/), memory and arithmetic overlapping";
 
 }  // namespace
 
@@ -91,7 +92,7 @@ void add_model_option(po::options_description& options) {
 
 void add_file_model_option(po::options_description& options) {
   options.add_options()("model", po::value<std::string>(),
-                        "memory|paper: every workload under this model (default: each workload's `model` key, "
+                        "memory|paper|pipes: every workload under this model (default: each workload's `model` key, "
                         "else the suite's, else memory; docs/model.md)");
 }
 

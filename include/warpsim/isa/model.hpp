@@ -8,10 +8,14 @@ namespace warpsim {
 
 // memory: the memory-aware model (the default: annotated accesses priced from the profile,
 // barriers held per block, occupancy from registers and shared memory); paper: the paper's
-// Algorithms 1-3 exactly (every load costs t_m and its d_i).
-enum class Model { memory, paper };
+// Algorithms 1-3 exactly (every load costs t_m and its d_i); pipes: the memory-aware model with
+// instruction-level timing (one core package per warp scheduler, each instruction priced by its
+// execution pipe, memory and arithmetic overlapping; docs/model.md, "Instruction-level timing").
+enum class Model { memory, paper, pipes };
+// Whether a model reads the memory-aware figures, occupancy and annotations (all but the paper's).
+inline bool is_memory_aware(Model model) { return model != Model::paper; }
 
-// "memory" or "paper"; InputError (without a location) for anything else.
+// "memory", "paper" or "pipes"; InputError (without a location) for anything else.
 Model parse_model(const std::string& text);
 const char* to_string(Model model);
 

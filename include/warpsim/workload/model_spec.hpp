@@ -25,6 +25,8 @@ struct ModelSpec {
   // model times it, so the model asks for no memory figure of the profile.
   std::optional<core::MemoryTiming> memory;
   core::BarrierLayout barriers;
+  // The pipes model's prices (its core package is one warp scheduler); set exactly under it.
+  std::optional<core::PipeTiming> pipes;
   std::int64_t max_warp_instructions = core::kDefaultMaxWarpInstructions;
 
   // The engine options: they point into this spec, so keep it alive (and unmoved) while they are used.
@@ -33,8 +35,13 @@ struct ModelSpec {
   std::vector<std::int64_t> fingerprint() const;
 };
 
-// N_cp under `model`: the paper's cores_per_sm / 32 for both the paper's and the memory-aware model.
+// N_cp under `model`: the paper's cores_per_sm / 32 for the paper's and the memory-aware model;
+// the warp schedulers per SM of the GPU's architecture table under the pipes model.
 std::int64_t core_packages_per_sm(Model model, const gpus::Profile& gpu);
+
+// The pipes model's prices on `gpu`: its compute capability's table (gpus/pipes/) per scheduler.
+// Throws InputError when the profile has no compute capability or no table covers it.
+core::PipeTiming pipe_timing(const gpus::Profile& gpu);
 
 // The one builder. `launch` is the launch as it runs (with its occupancy limit); `annotated`,
 // whether any program timed under the spec carries memory annotations. Throws InputError for a
