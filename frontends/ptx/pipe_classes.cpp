@@ -287,13 +287,14 @@ PipeUse divide(const Parsed& p) {
   const bool rem = p.name == "rem";
   if (t.bits == 64) {
     // Always a CALL to ptxas's 64-bit division routine: I2F.U64.RP, MUFU.RCP, F2I.U64, then
-    // Newton steps of 64-bit multiplies (IMAD.WIDE/IMAD/IMAD.HI/IMAD.X) and corrections.
+    // Newton steps of 64-bit multiplies (6 IMAD.WIDE.U32, 9 IMAD, 9 IMAD.HI) and corrections
+    // (IADD3/IMAD.X carries, ISETP pairs, SELs; signed: the negations around it).
     Use u;
-    u.add(Pipe::conv, 2, 2).one(Pipe::sfu).add(Pipe::control, 2, 0);
+    u.add(Pipe::conv, 2, 2).one(Pipe::sfu).add(Pipe::control, 2, 0).add(Pipe::imad, 24, 12);
     if (is_signed) {
-      u.add(Pipe::imad, rem ? 33 : 34, 16).add(Pipe::int32, rem ? 41 : 46, 12);
+      u.add(Pipe::int32, rem ? 50 : 56, 14);
     } else {
-      u.add(Pipe::imad, 30, 16).add(Pipe::int32, rem ? 30 : 34, 10);
+      u.add(Pipe::int32, rem ? 36 : 40, 12);
     }
     return u.done();
   }
