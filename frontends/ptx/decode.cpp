@@ -8,6 +8,7 @@
 
 #include "warpsim/ptx/float_semantics.hpp"
 #include "warpsim/ptx/opcodes.hpp"
+#include "warpsim/ptx/pipe_classes.hpp"
 #include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::ptx {
@@ -229,10 +230,43 @@ class ModuleDecoder {
       }
     }
     for (const auto& [name, targets] : f.branch_targets) branch_tables_[name] = targets;
+    std::vector<std::vector<std::uint32_t>> reads;  // per instruction: the registers it reads
     for (const Statement& s : f.body) {
-      if (const auto* instruction = std::get_if<Instruction>(&s)) out.code.push_back(decode(*instruction));
+      if (const auto* instruction = std::get_if<Instruction>(&s)) {
+        DecodedInstruction d = decode(*instruction);
+        d.pipes = pipe_use(d);
+        reads.push_back(registers_read(*instruction, d));
+        out.code.push_back(std::move(d));
+      }
     }
+    set_use_distances(out, reads);
     branch_tables_.clear();
+  }
+
+  // The registers an instruction reads, from its operands as written (the decoded sources leave
+  // out those of instructions without semantics): every register named except in the
+  // destination operand, the first of most instructions, plus the guard.
+  std::vector<std::uint32_t> registers_read(const Instruction& in, const DecodedInstruction& d) const {
+    std::vector<std::uint32_t> reads;
+    if (d.has_guard) reads.push_back(d.guard_reg);
+    const auto add = [&](const std::string& name) {
+      if (const auto it = registers_.find(name); it != registers_.end()) reads.push_back(it->second);
+    };
+    const auto collect = [&](const auto& self, const Operand& o) -> void {
+      if (o.kind == Operand::Kind::vector || o.kind == Operand::Kind::pair) {
+        for (const Operand& e : o.elements) self(self, e);
+      } else if (o.kind == Operand::Kind::name || o.kind == Operand::Kind::address) {
+        add(o.text);
+      }
+    };
+    const bool reads_first = in.opcode == "bar" || in.opcode == "barrier" || in.opcode == "bra" || in.opcode == "brx" ||
+                             in.opcode == "call" || in.opcode == "ret" || in.opcode == "exit";
+    for (std::size_t i = 0; i < in.operands.size(); ++i) {
+      const Operand& o = in.operands[i];
+      const bool destination = i == 0 && !reads_first && o.kind != Operand::Kind::address;
+      if (!destination) collect(collect, o);
+    }
+    return reads;
   }
 
   std::uint32_t add_register(const std::string& name, ScalarType type) {

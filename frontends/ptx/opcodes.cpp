@@ -10,10 +10,10 @@ namespace {
 const std::unordered_map<std::string_view, OpcodeInfo>& opcode_rows() {
   static const std::unordered_map<std::string_view, OpcodeInfo> rows = [] {
     std::unordered_map<std::string_view, OpcodeInfo> by_name;
-#define WARPSIM_OPCODE(enumerator, name, operands, cls) \
-  by_name.emplace(name, OpcodeInfo{name, Opcode::enumerator, operands, OpcodeClass::cls});
-#define WARPSIM_OPCODE_ALIAS(name, enumerator, operands, cls) \
-  by_name.emplace(name, OpcodeInfo{name, Opcode::enumerator, operands, OpcodeClass::cls});
+#define WARPSIM_OPCODE(enumerator, name, operands, cls, pipes) \
+  by_name.emplace(name, OpcodeInfo{name, Opcode::enumerator, operands, OpcodeClass::cls, PipeRule::pipes});
+#define WARPSIM_OPCODE_ALIAS(name, enumerator, operands, cls, pipes) \
+  by_name.emplace(name, OpcodeInfo{name, Opcode::enumerator, operands, OpcodeClass::cls, PipeRule::pipes});
 #include "warpsim/ptx/opcodes.def"
     return by_name;
   }();
@@ -26,13 +26,13 @@ struct Form {
 };
 
 constexpr Form kUnmodelledForms[] = {
-#define WARPSIM_OPCODE(enumerator, name, operands, cls)
+#define WARPSIM_OPCODE(enumerator, name, operands, cls, pipes)
 #define WARPSIM_OPCODE_FORM(name, modifier) Form{name, modifier},
 #include "warpsim/ptx/opcodes.def"
 };
 
 constexpr std::string_view kUnmodelledModifiers[] = {
-#define WARPSIM_OPCODE(enumerator, name, operands, cls)
+#define WARPSIM_OPCODE(enumerator, name, operands, cls, pipes)
 #define WARPSIM_UNMODELLED_MODIFIER(modifier) modifier,
 #include "warpsim/ptx/opcodes.def"
 };

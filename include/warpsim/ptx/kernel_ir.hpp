@@ -6,13 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "warpsim/ptx/pipe_classes.hpp"
 #include "warpsim/ptx_syntax/ast.hpp"
 
 namespace warpsim::ptx {
 
 // One enumerator per opcode with semantics of its own, from the opcode table (opcodes.def).
 enum class Opcode : std::uint8_t {
-#define WARPSIM_OPCODE(enumerator, name, operands, cls) enumerator,
+#define WARPSIM_OPCODE(enumerator, name, operands, cls, pipes) enumerator,
 #include "warpsim/ptx/opcodes.def"
   other_calc,  // no semantics: plain and unmodelled opcodes, unknown opcodes, external calls
 };
@@ -109,6 +110,11 @@ struct DecodedInstruction {
   std::int32_t addressed_param = -1;        // a source is this param slot's address (mov %rd1, k_param_0)
   Position pos;
   std::string text;  // opcode with modifiers, for messages
+  PipeUse pipes;     // the SASS it costs per execution pipe (pipe_classes.hpp), set by the decoder
+  // Loads (ld, ldu, atom, tex, suld): instructions after it in its basic block before the first
+  // that reads a destination (0: the next one); none does: the instructions left in the block.
+  // -1 for every other instruction (pipe_classes.hpp, set_use_distances).
+  std::int32_t use_distance = -1;
 };
 
 // Registers one function may declare (all `.reg` declarations together); nvcc's largest -G

@@ -12,11 +12,16 @@ namespace warpsim::ptx {
 // How warpsim treats an opcode (opcodes.def explains each class).
 enum class OpcodeClass : std::uint8_t { emulated, plain, unmodelled, memory, control, barrier, warp };
 
+// Which execution pipes an opcode's SASS runs on (opcodes.def explains each rule; pipe_use()
+// in pipe_classes.hpp applies it).
+enum class PipeRule : std::uint8_t { by_type, imul, integer, bits, conv, sfu, divide, shfl, mma, memory, control, barrier, plain };
+
 struct OpcodeInfo {
   std::string_view name;  // as written in PTX: "ld", "mma"
   Opcode opcode;
   int operands;  // the expected count; -1 when it varies
   OpcodeClass opcode_class;
+  PipeRule pipe_rule;
 };
 
 // The row of PTX opcode `name`, or nullptr for an opcode warpsim does not know.
@@ -25,8 +30,8 @@ const OpcodeInfo* find_opcode(std::string_view name);
 // The class of an enumerator's own row; other_calc, which has no semantics, counts as plain.
 constexpr OpcodeClass opcode_class(Opcode opcode) {
   switch (opcode) {
-#define WARPSIM_OPCODE(enumerator, name, operands, cls) \
-  case Opcode::enumerator:                              \
+#define WARPSIM_OPCODE(enumerator, name, operands, cls, pipes) \
+  case Opcode::enumerator:                                     \
     return OpcodeClass::cls;
 #include "warpsim/ptx/opcodes.def"
     case Opcode::other_calc:
