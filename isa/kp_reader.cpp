@@ -149,7 +149,7 @@ class KpParser {
       const std::size_t eq = word.find('=');
       const std::string_view key = word.substr(0, eq == std::string_view::npos ? word.size() : eq);
       if (eq == std::string_view::npos) fail(line, quote_for_message(word) + ": expected PIPE=N, issue=N or chain");
-      const std::int64_t value = whole_count(word.substr(eq + 1), word, line, 1);
+      const std::int64_t value = whole_count(word.substr(eq + 1), word, line, key == "issue" ? 0 : 1);
       if (key == "issue" && !issue_given && !in_chain && next_pipe == 0) {
         mix.issue = value;
         issue_given = true;
@@ -166,7 +166,7 @@ class KpParser {
       (in_chain ? mix.chain : mix.work)[static_cast<std::size_t>(*pipe)] = value;
     }
     if (!issue_given) mix.issue = mix.implied_issue();
-    if (words.size() > 2 && mix.issue == 0) fail(line, "a calc with pipes must issue at least one instruction (issue=N)");
+    if (words.size() == 2) return program_.add(OpKind::calc, duration, line);
     program_.add_calc(duration, mix, line);
   }
 

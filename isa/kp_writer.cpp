@@ -18,7 +18,7 @@ std::string thousandths(std::int32_t permille) {
 // " issue=N fp32=8 int=4 chain fp32=2": issue only where it differs from what it defaults to.
 std::string mix_words(const CalcMix& mix) {
   std::string out;
-  if (mix.issue != mix.implied_issue()) out += " issue=" + std::to_string(mix.issue);
+  if (mix.issue != mix.implied_issue() || mix.empty()) out += " issue=" + std::to_string(mix.issue);
   const auto counts = [&](const PipeCounts& n) {
     for (std::size_t p = 0; p < kPipeCount; ++p) {
       if (n[p] > 0) out += ' ' + std::string(to_string(pipe_at(p))) + '=' + std::to_string(n[p]);

@@ -74,11 +74,11 @@ void Program::add(OpKind kind, Millicycles duration, int line) {
 
 void Program::add_calc(Millicycles duration, const CalcMix& mix, int line) {
   add(OpKind::calc, duration, line);
-  if (mix.empty()) return;
   const auto in_range = [](std::int64_t n) { return n >= 0 && n <= kMaxMixCount; };
-  bool ok = in_range(mix.issue) && mix.issue > 0;
+  bool ok = in_range(mix.issue);
   for (std::size_t p = 0; p < kPipeCount; ++p) ok = ok && in_range(mix.work[p]) && in_range(mix.chain[p]);
-  if (!ok) fail(line, "a calc's issue and pipe counts must be whole numbers in [0, 2^30], and it must issue at least one instruction");
+  if (!ok) fail(line, "a calc's issue and pipe counts must be whole numbers in [0, 2^30]");
+  if (mix.issue == 0 && !mix.empty()) fail(line, "a calc with pipe work must issue at least one instruction (issue=N)");
   mixes_.push_back(mix);
   ops_.back().mix = static_cast<std::uint32_t>(mixes_.size());
 }

@@ -44,7 +44,7 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
   for (const TraceItem& item : items) {
     switch (item.kind) {
       case TraceItem::Kind::calc:
-        program.add(isa::OpKind::calc, item.opens_period ? calc_period_duration(item.count) : item.count * isa::kMillicyclesPerCycle);
+        program.add_calc(item.opens_period ? calc_period_duration(item.count) : item.count * isa::kMillicyclesPerCycle, item.mix);
         notes.push_back(OpNote{item.count, item.opens_period, 0, false});
         break;
       case TraceItem::Kind::load:
@@ -56,6 +56,7 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
                                                                             : options.store_cycles;
         program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0), 0,
                            item.reuse, item.lines);
+        if (load && item.use_distance >= 0) program.set_use_distance(item.use_distance);
         notes.push_back(OpNote{0, false, item.transactions, item.broadcast});
         break;
       }

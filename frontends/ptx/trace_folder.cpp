@@ -34,11 +34,16 @@ bool holds_loop_with_body(const std::vector<TraceItem>& items, std::size_t hash)
   return false;
 }
 
+// Nominal latencies (cycles) that choose a calc run's longest chain, the same on every GPU; the
+// pipes model prices the chosen chain's instructions with the GPU's own latencies.
+constexpr isa::PipeCounts kNominalLatency{4, 8, 6, 4, 4, 6, 14, 18, 22, 32, 32, 32, 32, 32, 4};
+
 }  // namespace
 
 bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
-         space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count && body == other.body;
+         space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count &&
+         use_distance == other.use_distance && mix == other.mix && body == other.body;
 }
 
 void rehash(TraceItem& item) {
@@ -46,13 +51,49 @@ void rehash(TraceItem& item) {
   h = mix(h, static_cast<std::size_t>(item.transactions) << 32 ^ static_cast<std::size_t>(item.lines));
   h = mix(h, static_cast<std::size_t>(item.reuse.permille) ^ static_cast<std::size_t>(item.reuse.distance_bytes) << 10);
   h = mix(h, static_cast<std::size_t>(item.space) * 4 + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
+  h = mix(h, static_cast<std::size_t>(item.use_distance) ^ static_cast<std::size_t>(item.mix.issue) << 20);
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+    if (item.mix.work[p] != 0 || item.mix.chain[p] != 0) h = mix(h, p ^ static_cast<std::size_t>(item.mix.work[p]) << 8 ^ static_cast<std::size_t>(item.mix.chain[p]) << 36);
+  }
   for (const TraceItem& b : item.body) h = mix(h, b.hash);
   item.hash = h;
+}
+
+void TraceFolder::add_to_run(const DecodedInstruction& instruction) {
+  const PipeUse& use = instruction.pipes;
+  pending_mix_.issue += use.issue;
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.work[p] += use.work[p];
+  // The longest chain into this instruction: through the registers it reads that this run wrote.
+  const RegisterChain* from = nullptr;
+  const auto consider = [&](const Arg& arg) {
+    if (arg.kind != Arg::Kind::reg || arg.reg >= chains_.size()) return;
+    const RegisterChain& c = chains_[arg.reg];
+    if (c.run == run_ && (from == nullptr || c.length > from->length)) from = &c;
+  };
+  for (const Arg& src : instruction.srcs) consider(src);
+  consider(instruction.address.base);
+  RegisterChain out;
+  out.run = run_;
+  if (from != nullptr) out = *from;
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+    out.length += use.chain[p] * kNominalLatency[p];
+    out.path[p] += use.chain[p];
+  }
+  for (const Arg& dst : instruction.dsts) {
+    if (dst.kind != Arg::Kind::reg) continue;
+    if (dst.reg >= chains_.size()) chains_.resize(dst.reg + 1);
+    chains_[dst.reg] = out;
+  }
+  if (out.length > pending_chain_length_) {
+    pending_chain_length_ = out.length;
+    pending_mix_.chain = out.path;
+  }
 }
 
 void TraceFolder::instruction(const DecodedInstruction& instruction, const Access* access) {
   if (access == nullptr && !instruction.block_barrier) {
     ++pending_calc_;
+    add_to_run(instruction);
     return;
   }
   flush_calc();
@@ -66,6 +107,7 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
     item.broadcast = access->broadcast;
     item.lines = access->lines;
     item.reuse = access->reuse;
+    if (item.kind == TraceItem::Kind::load) item.use_distance = instruction.use_distance;
   }
   rehash(item);
   if (access != nullptr && access->space == StateSpace::global) {
@@ -93,8 +135,12 @@ void TraceFolder::flush_calc() {
   TraceItem item;
   item.kind = TraceItem::Kind::calc;
   item.count = pending_calc_;
+  item.mix = pending_mix_;
   item.opens_period = !in_period_;
   pending_calc_ = 0;
+  pending_mix_ = {};
+  pending_chain_length_ = 0;
+  ++run_;
   in_period_ = true;
   rehash(item);
   push(std::move(item));
@@ -173,6 +219,7 @@ TraceFolder::Signature TraceFolder::signature() const {
   }
   s.matched = matched_;
   s.pending_calc = pending_calc_;
+  s.pending_mix = pending_mix_;
   s.in_period = in_period_;
   return s;
 }
@@ -188,16 +235,23 @@ bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
     changed = i;
   }
   if (changed == n) {
-    // Only the pending calc run grew: it grows by the same amount each time.
+    // Only the pending calc run grew: it grows by the same amount each time, and so does its
+    // longest chain (a chain carried from iteration to iteration; 0 for independent ones).
     if (pending_calc_ < before.pending_calc) return false;
     pending_calc_ += (pending_calc_ - before.pending_calc) * times;
+    const auto grow = [&](std::int64_t& now, std::int64_t then) { now += (now - then) * times; };
+    grow(pending_mix_.issue, before.pending_mix.issue);
+    for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+      grow(pending_mix_.work[p], before.pending_mix.work[p]);
+      grow(pending_mix_.chain[p], before.pending_mix.chain[p]);
+    }
     return true;
   }
   // One loop ran more iterations and nothing else changed (the items after it are the same
   // partial iteration). Its count is compared with nothing (no other item holds a loop of the
   // same body), so the intermediate counts that the closed form skips could not have changed
   // how later items fold.
-  if (pending_calc_ != before.pending_calc) return false;
+  if (pending_calc_ != before.pending_calc || !(pending_mix_ == before.pending_mix)) return false;
   TraceItem& loop = items_[changed];
   const Signature::Item& old = before.items[changed];
   if (loop.kind != TraceItem::Kind::loop || old.count == 0 || body_hash(loop.body) != old.body_hash || loop.count <= old.count) {

@@ -105,8 +105,9 @@ class Program {
   // sectors lie in (0: as few as they fit, ceil(sectors / 4)).
   void add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line = 0,
                   CacheReuse reuse = {}, std::int32_t lines = 0);
-  // A calc with its pipe mix for the pipes model (an empty mix: add(calc, ...)). Throws for a
-  // count outside [0, kMaxMixCount] or a mix that issues nothing.
+  // A calc with its pipe mix for the pipes model (which times a calc without one by its
+  // duration; an empty mix, issue 0, takes no time there: the +9 of the paper's calc period).
+  // Throws for a count outside [0, kMaxMixCount] or pipe work without an issue.
   void add_calc(Millicycles duration, const CalcMix& mix, int line = 0);
   // The last op, a load, issues `instructions` more before its value is first used.
   void set_use_distance(std::int32_t instructions, int line = 0);

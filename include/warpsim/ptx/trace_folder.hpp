@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "warpsim/isa/pipes.hpp"
 #include "warpsim/ptx/instruction_sink.hpp"
 
 namespace warpsim::ptx {
@@ -27,6 +28,8 @@ struct TraceItem {
   std::int32_t lines = 0;          // load/store: Access::lines
   isa::CacheReuse reuse;           // load/store: Access::reuse
   std::int64_t count = 0;          // calc: instructions; loop: iterations
+  isa::CalcMix mix;                // calc: the pipes of its instructions and its longest dependent chain
+  std::int32_t use_distance = -1;  // load: DecodedInstruction::use_distance
   std::vector<TraceItem> body;     // loop
   std::size_t hash = 0;
 
@@ -49,6 +52,7 @@ class TraceFolder final : public InstructionSink {
     std::vector<Item> items;  // the top-level items
     std::size_t matched = 0;
     std::int64_t pending_calc = 0;
+    isa::CalcMix pending_mix;
     bool in_period = false;
   };
   Signature signature() const;
@@ -67,7 +71,21 @@ class TraceFolder final : public InstructionSink {
   void append(TraceItem item);
   bool fold_tail();
 
+  // The pending calc run's instructions for the pipes model: their pipes, and the longest chain of
+  // dependent instructions through registers written in this run (run_ tells this run's entries
+  // from older ones, so a new run starts without clearing anything).
+  void add_to_run(const DecodedInstruction& instruction);
+  struct RegisterChain {
+    std::uint32_t run = 0;
+    std::int64_t length = 0;  // nominal latency, to choose the longest path (trace_folder.cpp)
+    isa::PipeCounts path{};   // the instructions of each pipe along it
+  };
+
   std::int64_t pending_calc_ = 0;
+  isa::CalcMix pending_mix_;
+  std::int64_t pending_chain_length_ = 0;
+  std::vector<RegisterChain> chains_;
+  std::uint32_t run_ = 1;
   bool in_period_ = false;  // an item of the current paper period was pushed (it carried the +9)
   std::vector<TraceItem> items_;
   std::size_t matched_ = 0;  // items of the next iteration of items_.back() (a loop) seen so far
