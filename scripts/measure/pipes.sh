@@ -9,7 +9,8 @@
 #
 #   scripts/measure/pipes.sh --out DIR [--arch sm_XX]
 #
-# About 5 s of GPU time on an H100 (the slowest kernel, SFU, ~0.1 s a launch) plus the build.
+# A few seconds of GPU time on an H100 (estimate: the slowest kernels, SFU and tensor, about
+# 0.07 s a launch at the tables' rates; 8 kernels x 6 launches), plus the build (~10 s).
 # Then:  scripts/validate-pipes.sh --measured DIR/pipes.csv --measured-gpu h100
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --out) OUT=$2; shift 2 ;;
     --arch) ARCH=$2; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "pipes.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
