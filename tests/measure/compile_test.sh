@@ -35,6 +35,7 @@ check() {
 "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/inst.cubin" "$ROOT/scripts/measure/inst.cu"
 "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/lat.cubin" "$ROOT/scripts/measure/mem_latency.cu"
 "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bw.cubin" "$ROOT/scripts/measure/mem_bandwidth.cu"
+"$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/pipes.cubin" "$ROOT/scripts/measure/pipes.cu"
 # latency: 32 per loop body; throughput: 32 x ILP (8, or 4 for MMA)
 check "$TMP/inst.cubin" latencyI4Fp32 'FFMA ' 32
 check "$TMP/inst.cubin" throughputI4Fp32 'FFMA ' 256
@@ -59,4 +60,15 @@ check "$TMP/bw.cubin" stream 'LDG\.E\.128\.STRONG\.GPU' 1
 check "$TMP/bw.cubin" l1_read 'LDG\.E\.128 ' 1
 check "$TMP/bw.cubin" shared_stream 'LDS\.128' 1
 check "$TMP/bw.cubin" shared_stream 'STS\.128' 1
+# pipes.cu (workloads/pipes/pipe_bound.cu): 64 of the class per loop iteration, one SASS each
+# (pipe_tensor's section also takes in pipe_tensor_k8's, which has no HMMA.16816)
+check "$TMP/pipes.cubin" pipe_fp32 'FFMA ' 64
+check "$TMP/pipes.cubin" pipe_fp64 'DFMA ' 64
+check "$TMP/pipes.cubin" pipe_sfu 'MUFU\.RSQ ' 64
+check "$TMP/pipes.cubin" pipe_int 'LOP3\.LUT ' 32
+check "$TMP/pipes.cubin" pipe_int 'SHF\.R\.U32\.HI ' 32
+check "$TMP/pipes.cubin" pipe_imad 'IMAD ' 64
+check "$TMP/pipes.cubin" pipe_fp16x2 'HFMA2 ' 64
+check "$TMP/pipes.cubin" pipe_tensor_k8 'HMMA\.1688\.F32 ' 64
+check "$TMP/pipes.cubin" pipe_tensor 'HMMA\.16816\.F32 ' 64
 echo "SASS checks passed"
