@@ -148,7 +148,10 @@ class KpParser {
       }
       const std::size_t eq = word.find('=');
       const std::string_view key = word.substr(0, eq == std::string_view::npos ? word.size() : eq);
-      if (eq == std::string_view::npos) fail(line, quote_for_message(word) + ": expected PIPE=N, issue=N or chain");
+      if (eq == std::string_view::npos) {
+        fail(line, "unexpected extra operand " + quote_for_message(word) +
+                       ": expected 'calc CYCLES [issue=N] [PIPE=N ...] [chain PIPE=N ...]'");
+      }
       const std::int64_t value = whole_count(word.substr(eq + 1), word, line, key == "issue" ? 0 : 1);
       if (key == "issue" && !issue_given && !in_chain && next_pipe == 0) {
         mix.issue = value;

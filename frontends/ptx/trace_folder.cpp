@@ -38,6 +38,12 @@ bool holds_loop_with_body(const std::vector<TraceItem>& items, std::size_t hash)
 // pipes model prices the chosen chain's instructions with the GPU's own latencies.
 constexpr isa::PipeCounts kNominalLatency{4, 8, 6, 4, 4, 6, 14, 18, 22, 32, 32, 32, 32, 32, 4};
 
+// Whether a chain is longer than another; equal lengths are ordered by their paths, so the chain
+// chosen does not depend on the order in which equal ones are met.
+bool longer(std::int64_t length, const isa::PipeCounts& path, std::int64_t other_length, const isa::PipeCounts& other_path) {
+  return length != other_length ? length > other_length : path > other_path;
+}
+
 }  // namespace
 
 bool TraceItem::operator==(const TraceItem& other) const {
@@ -59,7 +65,21 @@ void rehash(TraceItem& item) {
   item.hash = h;
 }
 
+void TraceFolder::close_segment() {
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.chain[p] += segment_path_[p];
+  segment_path_ = {};
+  segment_length_ = 0;
+  ++run_;
+}
+
 void TraceFolder::add_to_run(const DecodedInstruction& instruction) {
+  // A source position not after the previous instruction's is a backward jump (or a call of a
+  // function written earlier in the file), which starts a segment. Positions, not addresses:
+  // the segments must not depend on where the functions happen to lie in memory.
+  const std::pair<int, int> position{instruction.pos.line, instruction.pos.column};
+  if (in_segment_ && position <= last_position_) close_segment();
+  in_segment_ = true;
+  last_position_ = position;
   const PipeUse& use = instruction.pipes;
   pending_mix_.issue += use.issue;
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.work[p] += use.work[p];
@@ -68,7 +88,7 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction) {
   const auto consider = [&](const Arg& arg) {
     if (arg.kind != Arg::Kind::reg || arg.reg >= chains_.size()) return;
     const RegisterChain& c = chains_[arg.reg];
-    if (c.run == run_ && (from == nullptr || c.length > from->length)) from = &c;
+    if (c.run == run_ && (from == nullptr || longer(c.length, c.path, from->length, from->path))) from = &c;
   };
   for (const Arg& src : instruction.srcs) consider(src);
   consider(instruction.address.base);
@@ -84,9 +104,9 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction) {
     if (dst.reg >= chains_.size()) chains_.resize(dst.reg + 1);
     chains_[dst.reg] = out;
   }
-  if (out.length > pending_chain_length_) {
-    pending_chain_length_ = out.length;
-    pending_mix_.chain = out.path;
+  if (longer(out.length, out.path, segment_length_, segment_path_)) {
+    segment_length_ = out.length;
+    segment_path_ = out.path;
   }
 }
 
@@ -134,13 +154,13 @@ void TraceFolder::flush_calc() {
   if (pending_calc_ == 0) return;
   TraceItem item;
   item.kind = TraceItem::Kind::calc;
+  close_segment();
   item.count = pending_calc_;
   item.mix = pending_mix_;
   item.opens_period = !in_period_;
   pending_calc_ = 0;
   pending_mix_ = {};
-  pending_chain_length_ = 0;
-  ++run_;
+  in_segment_ = false;
   in_period_ = true;
   rehash(item);
   push(std::move(item));
@@ -220,13 +240,18 @@ TraceFolder::Signature TraceFolder::signature() const {
   s.matched = matched_;
   s.pending_calc = pending_calc_;
   s.pending_mix = pending_mix_;
+  s.segment_path = segment_path_;
+  s.segment_length = segment_length_;
   s.in_period = in_period_;
   return s;
 }
 
 bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
   if (times <= 0) return true;
-  if (matched_ != before.matched || in_period_ != before.in_period || items_.size() != before.items.size()) return false;
+  if (matched_ != before.matched || in_period_ != before.in_period || items_.size() != before.items.size() ||
+      segment_path_ != before.segment_path || segment_length_ != before.segment_length) {
+    return false;
+  }
   const std::size_t n = items_.size();
   std::size_t changed = n;
   for (std::size_t i = 0; i < n; ++i) {

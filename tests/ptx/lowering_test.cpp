@@ -85,7 +85,8 @@ TEST(PtxLowering, MtxMulVecLoadsForManySizes) {
 TEST(PtxLowering, LongLoopsStaySmall) {
   const LoweredKernel k = lower("workloads/mtx_mul_vec/mtx_mul_vec.ptx", {1, 1, 1}, {32, 1, 1}, {{"0", "200003"}});
   EXPECT_EQ(counts(k), (std::vector<Counts>{{1, mtx_mul_vec_loads(200003), 200003}}));
-  EXPECT_LT(k.programs[0].program.ops().size(), 40u);
+  // 41 ops: the pipe mixes and use distances tell apart some runs of equal length (40 without).
+  EXPECT_LT(k.programs[0].program.ops().size(), 48u);
 }
 
 // The paper's rule against a count by hand (the test below compares the lowering with its own

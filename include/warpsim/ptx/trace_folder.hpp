@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "warpsim/isa/pipes.hpp"
@@ -53,6 +54,8 @@ class TraceFolder final : public InstructionSink {
     std::size_t matched = 0;
     std::int64_t pending_calc = 0;
     isa::CalcMix pending_mix;
+    isa::PipeCounts segment_path{};
+    std::int64_t segment_length = 0;
     bool in_period = false;
   };
   Signature signature() const;
@@ -71,10 +74,16 @@ class TraceFolder final : public InstructionSink {
   void append(TraceItem item);
   bool fold_tail();
 
-  // The pending calc run's instructions for the pipes model: their pipes, and the longest chain of
-  // dependent instructions through registers written in this run (run_ tells this run's entries
-  // from older ones, so a new run starts without clearing anything).
+  // The pending calc run's instructions for the pipes model: their pipes, and its dependency
+  // chain: the run is cut into segments where control flows backwards (a loop's next iteration),
+  // and the chain is the sum over its segments of each one's longest chain of dependent
+  // instructions through the registers the segment wrote. A loop's iterations thus add their
+  // chains (exact for a chain carried from one iteration to the next, which a warp's in-order
+  // issue mostly serialises anyway), and repeating a stretch of iterations adds exactly what it
+  // added before, which keeps closed-form loops (repeat_since) equal to emulating them.
+  // run_ tells the current segment's register entries from older ones: no clearing.
   void add_to_run(const DecodedInstruction& instruction);
+  void close_segment();
   struct RegisterChain {
     std::uint32_t run = 0;
     std::int64_t length = 0;  // nominal latency, to choose the longest path (trace_folder.cpp)
@@ -83,7 +92,10 @@ class TraceFolder final : public InstructionSink {
 
   std::int64_t pending_calc_ = 0;
   isa::CalcMix pending_mix_;
-  std::int64_t pending_chain_length_ = 0;
+  isa::PipeCounts segment_path_{};  // the current segment's longest chain
+  std::int64_t segment_length_ = 0;
+  std::pair<int, int> last_position_{};  // line, column of the run's latest instruction
+  bool in_segment_ = false;
   std::vector<RegisterChain> chains_;
   std::uint32_t run_ = 1;
   bool in_period_ = false;  // an item of the current paper period was pushed (it carried the +9)
