@@ -185,6 +185,7 @@ void CorePackage::take_snapshot(PackageSnapshot& into) const {
   if (pipes_) {
     for (const Millicycles t : pipe_free_) add(ahead(t));
     add(ahead(memory_free_));
+    add(ahead(issue_free_));
     add(static_cast<std::int64_t>(next_in_turn_));
   }
   into.busy = busy_;
@@ -222,6 +223,7 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
   later(dram_free_);
   for (Millicycles& t : pipe_free_) later(t);
   later(memory_free_);
+  later(issue_free_);
   const auto grow = [&](Millicycles& total, Millicycles before, Millicycles after) { total += (after - before) * periods; };
   grow(busy_.issue, earlier.busy.issue, now.busy.issue);
   grow(busy_.memory, earlier.busy.memory, now.busy.memory);

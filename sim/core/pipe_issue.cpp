@@ -83,11 +83,17 @@ void CorePackage::issue_next(std::size_t index) {
   ++warp.pc;
   settle(warp);
   const PipeTiming& timing = *pipes_;
+  // The issue port: one warp-instruction a cycle. An op starts when its first instruction can
+  // issue, and the next op (of any warp) may start a cycle later; its other instructions join the
+  // port's queue, so other warps' instructions interleave with them as the hardware's do, and no
+  // op completes before its last instruction has issued.
+  const std::int64_t instructions = instructions_of(*warp.program, op);
+  issue_free_ = std::max(issue_free_, start) + instructions * timing.issue;
+  busy_.issue += instructions * timing.issue;
+  now_ = instructions > 0 ? start + timing.issue : start;
   if (op.kind == OpKind::calc || op.kind == OpKind::barrier) {
-    Millicycles issue_end = start + op.duration, done = issue_end;
+    Millicycles done = issue_free_;
     if (const isa::CalcMix* mix = warp.program->mix_of(op)) {
-      issue_end = start + mix->issue * timing.issue;
-      done = issue_end;
       Millicycles chain = 0;
       for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
         chain += mix->chain[p] * timing.latency[p];
@@ -99,18 +105,18 @@ void CorePackage::issue_next(std::size_t index) {
         done = std::max(done, pipe_free_[p] - timing.occupancy[p] + std::max(timing.occupancy[p], timing.latency[p]));
       }
       done = std::max(done, start + chain);
+    } else {
+      done = std::max(done, start + op.duration);  // a calc without a mix lasts its duration
     }
-    consume_gate(warp, instructions_of(*warp.program, op));
-    busy_.issue += issue_end - start;
-    if (events_) record(index, op.kind, start, issue_end, done);
-    now_ = issue_end;
+    consume_gate(warp, instructions);
+    if (events_) record(index, op.kind, start, issue_free_, done);
     warp.ready = std::max(warp.ready, done);
     latest_transaction_end_ = std::max(latest_transaction_end_, done);
     if (op.kind == OpKind::barrier && arrive(index)) return;
     finish_if_done(index, warp.ready);
     return;
   }
-  // A load or store: one issue slot; the memory front end is held beside the arithmetic pipes.
+  // A load or store: the memory front end is held beside the arithmetic pipes.
   AccessCost cost{tm_, std::max(op.duration, tm_), 0};
   if (memory_ != nullptr && op.space != isa::MemorySpace::unspecified) cost = price_access(op, *memory_);
   const Millicycles front = std::max(memory_free_, start);
@@ -121,7 +127,6 @@ void CorePackage::issue_next(std::size_t index) {
     dram_free_ = std::max(dram_free_, front) + cost.dram;
     end = std::max(end, dram_free_);
   }
-  const Millicycles issue_end = start + timing.issue;
   if (op.kind == OpKind::load) {
     if (warp.gate_left != kUntilNonLoad) consume_gate(warp, 1);
     const std::int32_t left = op.use_distance < 0 ? kUntilNonLoad : op.use_distance;
@@ -135,11 +140,9 @@ void CorePackage::issue_next(std::size_t index) {
   } else {
     consume_gate(warp, 1);
   }
-  busy_.issue += timing.issue;
-  if (events_) record(index, op.kind, start, issue_end, end);
-  now_ = issue_end;
-  latest_transaction_end_ = std::max(latest_transaction_end_, end);
-  finish_if_done(index, std::max(warp.ready, issue_end));
+  if (events_) record(index, op.kind, start, front + cost.issue, end);
+  latest_transaction_end_ = std::max({latest_transaction_end_, end, issue_free_});
+  finish_if_done(index, std::max(warp.ready, now_));
 }
 
 }  // namespace warpsim::sim::core

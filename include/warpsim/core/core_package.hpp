@@ -169,6 +169,7 @@ class CorePackage {
   const PipeTiming* pipes_;
   std::array<Millicycles, isa::kPipeCount> pipe_free_{};  // pipes: when each pipe is next free
   Millicycles memory_free_ = 0;  // pipes: when the memory front end is next free
+  Millicycles issue_free_ = 0;   // pipes: when the issue port has issued every instruction queued
   std::size_t next_in_turn_ = 0;  // pipes: the round-robin position
   PipeBusy busy_;
   bool fast_forward_;

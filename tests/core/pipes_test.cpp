@@ -1,0 +1,206 @@
+// The pipes model's core package (sim/core/pipe_issue.cpp; docs/model.md, "Instruction-level
+// timing"): hand-worked cases, the bounds every schedule must respect, and the exactness of its
+// steady-state fast-forward on random programs.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "warpsim/core/simulate_core.hpp"
+#include "warpsim/isa/kp_format.hpp"
+
+namespace warpsim::sim::core {
+namespace {
+
+using isa::Pipe;
+
+std::size_t at(Pipe pipe) { return static_cast<std::size_t>(pipe); }
+
+// A scheduler like GA102's: 32 FP32 lanes (1 cycle a warp-instruction), half an FP64 lane
+// (64 cycles), 4 SFU lanes (8 cycles), 16 INT lanes (2 cycles).
+PipeTiming test_timing() {
+  PipeTiming t;
+  t.occupancy.fill(1'000);
+  t.latency.fill(4'000);
+  t.occupancy[at(Pipe::fp64)] = 64'000;
+  t.latency[at(Pipe::fp64)] = 10'000;
+  t.occupancy[at(Pipe::sfu)] = 8'000;
+  t.latency[at(Pipe::sfu)] = 18'000;
+  t.occupancy[at(Pipe::int32)] = 2'000;
+  return t;
+}
+
+isa::Millicycles run(const std::string& kp, std::int64_t warps, isa::Millicycles tm = 1'000, PipeBusy* busy = nullptr) {
+  static const PipeTiming timing = test_timing();
+  return simulate_core(isa::parse_kp(kp, "p.kp"), warps, tm, {.pipes = &timing, .busy = busy});
+}
+
+// One warp, 8 dependent DFMAs: issued in 8 cycles, the FP64 pipe holds each for 64.
+TEST(PipesEngine, Fp64IsBoundByItsPipe) {
+  EXPECT_EQ(run("calc 8 fp64=8 chain fp64=8\n", 1), 8 * 64'000);
+  // Two warps share the pipe: twice as long.
+  EXPECT_EQ(run("calc 8 fp64=8 chain fp64=8\n", 2), 16 * 64'000);
+}
+
+// A dependent chain of FP32 on one warp is bound by latency; 4 warps hide it.
+TEST(PipesEngine, LatencyIsHiddenByWarps) {
+  // issue [0, 8]; chain 8 x 4 = 32 cycles.
+  EXPECT_EQ(run("calc 8 fp32=8 chain fp32=8\n", 1), 32'000);
+  // Four warps start a cycle apart and interleave their issue (32 instructions in 32 cycles); the
+  // last chain, started at 3, ends at 3 + 32.
+  EXPECT_EQ(run("calc 8 fp32=8 chain fp32=8\n", 4), 35'000);
+  // Independent instructions (chain 1): the issue bound, plus the last one's latency.
+  EXPECT_EQ(run("calc 8 fp32=8 chain fp32=1\n", 4), 32'000 - 1'000 + 4'000);
+}
+
+// A calc without a mix holds the issue port for its duration, as in the other models.
+TEST(PipesEngine, CalcWithoutMixTakesItsDuration) {
+  EXPECT_EQ(run("calc 10\ncalc 5\n", 2), 30'000);
+  EXPECT_EQ(run("calc 10 issue=0\n", 3), 0);  // the paper's +9 of a period: nothing here
+}
+
+// A load's value is waited for where it is first used: `use=N` lets N instructions pass.
+TEST(PipesEngine, LoadUseDistance) {
+  // load at 0 (issue to 1, data at 20); calc of 3 FP32 (chain 1).
+  EXPECT_EQ(run("load 20 use=3\ncalc 3 fp32=3 chain fp32=1\n", 1), 20'000);  // no wait: done at 7
+  EXPECT_EQ(run("load 20 use=0\ncalc 3 fp32=3 chain fp32=1\n", 1), 26'000);  // starts at 20
+  EXPECT_EQ(run("load 20 use=2\ncalc 3 fp32=3 chain fp32=1\n", 1), 24'000);  // starts at 18
+  EXPECT_EQ(run("load 20\ncalc 3 fp32=3 chain fp32=1\n", 1), 26'000);        // unknown: waits
+  // Loads in a row issue back to back whatever their use distance; the calc waits for both.
+  EXPECT_EQ(run("load 20 use=1\nload 30 use=0\ncalc 1 fp32=1 chain fp32=1\n", 1), 35'000);
+}
+
+// Memory of one warp overlaps arithmetic of another: the front end is its own resource.
+TEST(PipesEngine, MemoryAndArithmeticOverlap) {
+  const isa::Program memory = isa::parse_kp("repeat 10\n  store 1\nend\n", "m.kp");
+  const isa::Program math = isa::parse_kp("calc 40 fp32=40 chain fp32=1\n", "c.kp");
+  const PipeTiming timing = test_timing();
+  const std::vector<const isa::Program*> both = {&memory, &math};
+  // t_m = 4: the stores hold the front end 40 cycles; the FMAs the issue port 40 minus the 10
+  // slots the stores take: serial would be 10 x 4 + 40 = 80; overlapped, 50 + a latency tail.
+  const isa::Millicycles overlapped = simulate_core(both, 4'000, {.pipes = &timing});
+  EXPECT_LE(overlapped, 54'000);
+  EXPECT_GE(overlapped, 50'000);
+}
+
+// The busy totals: issue slots, pipe time and memory front end, exactly.
+TEST(PipesEngine, ReportsBusyTotals) {
+  PipeBusy busy;
+  run("repeat 100\n  calc 4 fp32=2 int=1 sfu=1 chain sfu=1\n  store 1\nend\n", 3, 2'000, &busy);
+  EXPECT_EQ(busy.issue, 3 * 100 * (4 + 1) * 1'000);
+  EXPECT_EQ(busy.pipes[at(Pipe::fp32)], 3 * 100 * 2 * 1'000);
+  EXPECT_EQ(busy.pipes[at(Pipe::sfu)], 3 * 100 * 8'000);
+  EXPECT_EQ(busy.pipes[at(Pipe::int32)], 3 * 100 * 2'000);
+  EXPECT_EQ(busy.memory, 3 * 100 * 2'000);
+}
+
+// Random programs with mixes, loads with and without use distances, stores, barriers and loops.
+isa::Program random_pipe_program(std::mt19937& rng) {
+  isa::Program program("random", "");
+  std::uniform_int_distribution<int> kind(0, 5), small(0, 4), count(0, 300), pipe(0, static_cast<int>(isa::kPipeCount) - 1),
+      amount(1, 12), duration(1, 80);
+  const auto add = [&] {
+    switch (kind(rng)) {
+      case 0:
+      case 1: {
+        isa::CalcMix mix;
+        for (int k = 0, n = 1 + small(rng) / 2; k < n; ++k) {
+          const auto p = static_cast<std::size_t>(pipe(rng));
+          mix.work[p] += amount(rng);
+          mix.chain[p] = std::min<std::int64_t>(mix.work[p], small(rng));
+        }
+        mix.issue = std::max<std::int64_t>(1, mix.implied_issue());
+        program.add_calc(mix.issue * 1000, mix);
+        break;
+      }
+      case 2: program.add(isa::OpKind::calc, duration(rng) * 1000); break;
+      case 3:
+        program.add(isa::OpKind::load, duration(rng) * 1000);
+        if (small(rng) > 1) program.set_use_distance(small(rng));
+        break;
+      case 4: program.add(isa::OpKind::store, duration(rng) * 1000); break;
+      default: program.add(isa::OpKind::barrier, 1000); break;
+    }
+  };
+  for (int block = 0, blocks = 1 + small(rng); block < blocks; ++block) {
+    if (small(rng) == 0) {
+      add();
+      continue;
+    }
+    program.begin_repeat(count(rng));
+    for (int i = 0, n = 1 + small(rng); i < n; ++i) add();
+    if (small(rng) == 0) {
+      program.begin_repeat(small(rng) * 3);
+      for (int i = 0, n = 1 + small(rng); i < n; ++i) add();
+      program.end_repeat();
+    }
+    program.end_repeat();
+  }
+  program.finish();
+  return program;
+}
+
+TEST(PipesEngine, FastForwardEqualsFullSimulationOnRandomPrograms) {
+  const PipeTiming timing = test_timing();
+  int skipped_somewhere = 0;
+  for (unsigned seed = 1; seed <= 300; ++seed) {
+    std::mt19937 rng(seed);
+    const isa::Program program = random_pipe_program(rng);
+    const auto warps = std::uniform_int_distribution<int>(1, 24)(rng);
+    const auto per_block = std::uniform_int_distribution<int>(1, 8)(rng);
+    const isa::Millicycles tm = std::uniform_int_distribution<int>(1, 8)(rng) * 1000;
+    const CoreOptions base{.barriers = {1, per_block, 0}, .pipes = &timing};
+    CoreOptions full = base, fast = base;
+    full.fast_forward = false;
+    PipeBusy full_busy, fast_busy;
+    full.busy = &full_busy;
+    fast.busy = &fast_busy;
+    std::int64_t periods = 0;
+    fast.periods_skipped = &periods;
+    ASSERT_EQ(simulate_core(program, warps, tm, fast), simulate_core(program, warps, tm, full))
+        << "seed " << seed << ", " << warps << " warps\n" << isa::to_kp(program);
+    EXPECT_EQ(fast_busy, full_busy) << "seed " << seed;
+    skipped_somewhere += periods > 0;
+  }
+  EXPECT_GT(skipped_somewhere, 50);  // the fast path was exercised
+}
+
+// Every schedule lies between the bounds: at least the issue bound and each pipe's and the
+// memory front end's work; at most everything one after the other.
+TEST(PipesEngine, TimesLieBetweenTheBounds) {
+  const PipeTiming timing = test_timing();
+  for (unsigned seed = 1; seed <= 300; ++seed) {
+    std::mt19937 rng(seed + 5000);
+    const isa::Program program = random_pipe_program(rng);
+    const auto warps = std::uniform_int_distribution<int>(1, 16)(rng);
+    const isa::Millicycles tm = std::uniform_int_distribution<int>(1, 8)(rng) * 1000;
+    PipeBusy busy;
+    const isa::Millicycles t = simulate_core(program, warps, tm, {.barriers = {1, 4, 0}, .pipes = &timing, .busy = &busy});
+    isa::Millicycles largest = std::max(busy.issue, busy.memory);
+    for (const isa::Millicycles p : busy.pipes) largest = std::max(largest, p);
+    EXPECT_GE(t, largest) << "seed " << seed;
+    // The serial sum: every op's own cost, one after the other.
+    isa::Millicycles serial = 0;
+    std::vector<std::int64_t> times{1};
+    for (const isa::Op& op : program.ops()) {
+      if (op.kind == isa::OpKind::repeat) {
+        times.push_back(times.back() * op.count);
+      } else if (op.kind == isa::OpKind::end) {
+        times.pop_back();
+      } else if (const isa::CalcMix* mix = program.mix_of(op)) {
+        isa::Millicycles one = mix->issue * timing.issue;
+        for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+          one += mix->work[p] * timing.occupancy[p] + (mix->chain[p] + 1) * std::max(timing.latency[p], timing.occupancy[p]);
+        }
+        serial += one * times.back();
+      } else if (isa::is_memory(op.kind)) {
+        serial += (timing.issue + tm + std::max(op.duration, tm)) * times.back();
+      } else {
+        serial += op.duration * times.back();
+      }
+    }
+    EXPECT_LE(t, serial * warps) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::sim::core
