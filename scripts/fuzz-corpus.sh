@@ -17,7 +17,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer
-         profiler_import_fuzzer point_list_fuzzer expression_fuzzer app_fuzzer)
+         profiler_import_fuzzer point_list_fuzzer expression_fuzzer app_fuzzer pipe_table_fuzzer)
 if [ "${1:-}" = --list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 [ $# -eq 2 ] || { echo "usage: $0 TARGET DEST | --list" >&2; exit 2; }
 target="$1"
@@ -35,6 +35,9 @@ case "$target" in
   profile_fuzzer)
     kind=profile
     patterns=('gpus/*.toml' 'tests/malformed/toml/profile_*.toml') ;;
+  pipe_table_fuzzer)
+    kind=pipe_table
+    patterns=('gpus/pipes/*.toml') ;;
   suite_fuzzer)
     kind=suite
     patterns=('workloads/suites/*.toml' 'bench/suites/*.toml' 'tests/malformed/toml/suite_*.toml') ;;

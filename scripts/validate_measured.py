@@ -311,6 +311,7 @@ def main(argv: list[str]) -> int:
                     help="extra GPU profiles (*.toml), matched to the data's GPUs by `name`")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="sweep threads (default 2)")
     ap.add_argument("--no-charts", action="store_true", help="skip evaluate's SVG charts")
+    ap.add_argument("--model", default=None, help="the timing model of every prediction (warpsim sweep --model; default: the suite's, memory)")
     args = ap.parse_args(argv)
 
     t0 = time.monotonic()
@@ -359,7 +360,8 @@ def main(argv: list[str]) -> int:
         n_points = write_suite(suite, rows, [profiles[n]["ref"] for n in names], ptx_dir)
         log(f"validate: sweeping {n_points} workloads x {len(names)} GPUs with -j {args.jobs}")
         t1 = time.monotonic()
-        p = run([warpsim, "sweep", str(suite), "-o", str(pred), "-j", str(args.jobs), "--quiet"])
+        p = run([warpsim, "sweep", str(suite), "-o", str(pred), "-j", str(args.jobs), "--quiet"]
+                + (["--model", args.model] if args.model else []))
         if p.stderr.strip():  # the PTX frontend's warnings, once per workload
             log(p.stderr.rstrip())
         sweep_s = time.monotonic() - t1

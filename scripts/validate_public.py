@@ -169,7 +169,7 @@ def normalise_entry(name: str) -> str:
 # --- Predictions --------------------------------------------------------------------------------
 
 def predict(warpsim: str, group: list[recipes_mod.Planned], ptx: Path, entry: str, tmp: Path,
-            timeout: float) -> dict[int, float]:
+            timeout: float, model: str | None = None) -> dict[int, float]:
     """One `warpsim sweep --points` over the rows of one kernel build: row line -> time_us."""
     tmp.mkdir(parents=True, exist_ok=True)
     width = 1 + max((max(p.params) for p in group if p.params), default=-1)
@@ -181,7 +181,8 @@ def predict(warpsim: str, group: list[recipes_mod.Planned], ptx: Path, entry: st
         for p in group:
             w.writerow([p.row["line"], p.profile, str(ptx), entry, "x".join(map(str, p.grid)),
                         "x".join(map(str, p.block))] + [p.params.get(i, "") for i in range(width)])
-    run([warpsim, "sweep", "--points", str(points), "-o", str(out), "-j", "1", "--quiet"], timeout=timeout)
+    run([warpsim, "sweep", "--points", str(points), "-o", str(out), "-j", "1", "--quiet"]
+        + (["--model", model] if model else []), timeout=timeout)
     with out.open(newline="") as f:
         return {int(r["row"]): float(r["time_us"]) for r in csv.DictReader(f)}
 
@@ -270,6 +271,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--timeout", type=float, default=300,
                     help="seconds one kernel build's rows may take in warpsim (default 300); slower rows are left out with the reason")
     ap.add_argument("--no-charts", action="store_true", help="skip evaluate's SVG charts")
+    ap.add_argument("--model", help="the timing model of every prediction (warpsim sweep --model; default memory)")
     ap.add_argument("--write-docs", type=Path, help="replace the tables region of this file (docs/validation.md)")
     args = ap.parse_args(argv)
     if args.repos is not None and not args.repos.is_dir():
@@ -326,7 +328,8 @@ def main(argv: list[str]) -> int:
                     p.reason = f"no entry {k.entry} in {file} ({arch})"
                 continue
             try:
-                times = predict(warpsim, rows, ptx, entry, args.out / "predict" / tag / arch / entry, args.timeout)
+                times = predict(warpsim, rows, ptx, entry, args.out / "predict" / tag / arch / entry, args.timeout,
+                                args.model)
             except TimedOut as e:
                 for p in rows:
                     p.reason = f"too slow to predict: {e} for this kernel's rows (--timeout)"

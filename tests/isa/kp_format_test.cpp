@@ -121,7 +121,46 @@ INSTANTIATE_TEST_SUITE_P(
                     BadInput{"tm 1\ntm 2\n", 2, "second 'tm'"},
                     BadInput{"kernel a\nkernel b\n", 2, "second 'kernel'"},
                     BadInput{"kernel 9lives\n", 1, "not a kernel name"},
-                    BadInput{"\x7f" "ELF\x01\x02\n", 1, "unknown keyword '\\x7fELF\\x01\\x02'"}));
+                    BadInput{"\x7f" "ELF\x01\x02\n", 1, "unknown keyword '\\x7fELF\\x01\\x02'"},
+                    // The pipes vocabulary.
+                    BadInput{"calc 1\ncalc 2 fp33=1\n", 2, "not a pipe"},
+                    BadInput{"calc 2 int=1 fp32=1\n", 1, "come in the order"},
+                    BadInput{"calc 2 fp32=1 fp32=1\n", 1, "come in the order"},
+                    BadInput{"calc 2 fp32=0\n", 1, "[1, 2^30]"},
+                    BadInput{"calc 2 fp32=x\n", 1, "[1, 2^30]"},
+                    BadInput{"calc 2 fp32=2000000000\n", 1, "[1, 2^30]"},
+                    BadInput{"calc 2 fp32=1 issue=2\n", 1, "'issue=2': not a pipe"},
+                    BadInput{"calc 2 issue=0 fp32=1\n", 1, "issue at least one"},
+                    BadInput{"calc 2 tensor_f16=8\n", 1, "issue at least one"},
+                    BadInput{"calc 2 chain fp32=1 chain int=1\n", 1, "extra operand 'chain'"},
+                    BadInput{"calc 2 fp32\n", 1, "extra operand 'fp32'"},
+                    BadInput{"load 5 use=-1\n", 1, "[0, 2^30]"},
+                    BadInput{"store 5 use=1\n", 1, "not a memory space"},
+                    BadInput{"load 5 global use=1 sectors=4\n", 1, "'use=1': a global access takes"}));
+
+TEST(KpFormat, PipeMixesAndUseDistancesRoundTrip) {
+  const std::string text =
+      "kernel mixes\ncalc 12 fp32=8 int=4 chain fp32=2 int=1\ncalc 14 issue=12 fp32=8 sfu=1 control=1\n"
+      "calc 3 issue=1 tensor_f16=8 chain tensor_f16=1\ncalc 9 issue=0\nload 1 shared ways=1 use=3\nload 60 use=0\n"
+      "load 60 global sectors=4 reuse=0.5 distance=64 use=7\ncalc 2\n";
+  const Program program = parse_kp(text, "m.kp");
+  EXPECT_EQ(to_kp(program), text);
+  ASSERT_NE(program.mix_of(program.ops()[0]), nullptr);
+  const CalcMix& mix = *program.mix_of(program.ops()[0]);
+  EXPECT_EQ(mix.issue, 12);
+  EXPECT_EQ(mix.work[static_cast<std::size_t>(Pipe::fp32)], 8);
+  EXPECT_EQ(mix.chain[static_cast<std::size_t>(Pipe::int32)], 1);
+  EXPECT_EQ(program.mix_of(program.ops()[2])->issue, 1);
+  EXPECT_TRUE(program.mix_of(program.ops()[3])->empty());
+  EXPECT_EQ(program.mix_of(program.ops()[7]), nullptr);  // a plain calc has no mix
+  EXPECT_EQ(program.ops()[4].use_distance, 3);
+  EXPECT_EQ(program.ops()[5].use_distance, 0);
+  // What the pipes model reads is part of the timing identity: a different mix, another identity.
+  const Program other = parse_kp("kernel mixes\ncalc 12 fp32=7 int=5 chain fp32=2 int=1\n", "o.kp");
+  const Program same_duration = parse_kp("kernel mixes\ncalc 12 fp32=8 int=4 chain fp32=2 int=1\n", "s.kp");
+  EXPECT_NE(other.timing_identity(), same_duration.timing_identity());
+  EXPECT_FALSE(other.same_meaning(same_duration));
+}
 
 TEST(KpFormat, RejectsLoopsNestedTooDeep) {
   std::string text;
