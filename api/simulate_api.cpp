@@ -1,7 +1,9 @@
 // warpsim::simulate: T_k of a .kp program or a PTX kernel on a GPU for a launch (Algorithm 1), as
 // `warpsim simulate` reports it.
 #include <algorithm>
+#include <cmath>
 
+#include "limits.hpp"
 #include "ptx_lowering.hpp"
 #include "views.hpp"
 #include "warpsim/grid/grid.hpp"
@@ -92,6 +94,7 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
                                    kernel.name + " on " + gpu.id + ": core package 0 of SM 0's first run, " +
                                        std::to_string(package.size()) + " warps, t_m = " + isa::format_cycles(tm),
                                    engine.core_options(), request.timeline, request.trace);
+  if (engine.pipes) result.limits = api::limits_of(package, tm, engine.core_options(), result);
   PtxReport report;
   report.registers_per_thread = timed.registers_per_thread;
   report.registers_source = timed.registers_source;
@@ -138,6 +141,10 @@ SimulateResult simulate(const SimulateRequest& request) {
                                    program.name() + " on " + gpu.id + ": one core package of a full run, " +
                                        std::to_string(warps) + " warps, t_m = " + isa::format_cycles(tm),
                                    engine.core_options(), request.timeline, request.trace);
+  if (engine.pipes) {
+    result.limits = api::limits_of(std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &timed), tm,
+                                   engine.core_options(), result);
+  }
   return result;
 }
 
@@ -164,6 +171,19 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
   out["remaining_blocks"] = r.plan.remaining_blocks;
   out["remaining_warps_per_core_package"] = r.plan.remaining_warps_per_core_package;
   out["remaining_run_cycles"] = cycles_json(api::millicycles(r.remaining_run_cycles));
+  if (r.limits) {
+    const Limits& l = *r.limits;
+    nlohmann::ordered_json limits;
+    limits["package_cycles"] = number_json(l.package_cycles);
+    nlohmann::ordered_json utilisation = nlohmann::ordered_json::object();
+    for (const auto& [resource, share] : l.utilisation) utilisation[resource] = share;
+    limits["utilisation"] = utilisation;
+    limits["launch_overhead_share"] = l.launch_overhead_share;
+    limits["tail_share"] = l.tail_share;
+    limits["limiter"] = l.limiter;
+    limits["reason"] = l.reason;
+    out["limits"] = limits;
+  }
   if (!r.ptx) return out;  // a .kp program: the figures of Algorithm 1 only
   const PtxReport& ptx = *r.ptx;
   out["model"] = to_string(r.model);
@@ -185,6 +205,7 @@ std::string to_text(const SimulateResult& r) {
   nlohmann::ordered_json fields = to_json(r);
   fields.erase("parameters");
   fields.erase("assumptions");
+  fields.erase("limits");
   sim::report::TextTable table({"quantity", "value"});
   for (const auto& [key, value] : fields.items()) {
     table.add_row({key, value.is_string() ? value.get<std::string>()
@@ -192,6 +213,13 @@ std::string to_text(const SimulateResult& r) {
                                                   : value.dump()});
   }
   std::string text = table.render();
+  if (r.limits) {
+    const Limits& l = *r.limits;
+    sim::report::TextTable busy({"resource", "busy (share of T_c of core package 0)"});
+    for (const auto& [resource, share] : l.utilisation) busy.add_row({resource, sim::report::shortest(std::round(share * 1000) / 10) + "%"});
+    text += busy.render();
+    text += "limiter: " + l.limiter + " (" + l.reason + ")\n";
+  }
   if (!r.ptx) return text;
   text += r.ptx->parameters_line;
   for (const std::string& line : api::assumption_lines(r.ptx->assumptions)) text += "assumption: " + line + '\n';

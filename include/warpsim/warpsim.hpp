@@ -135,6 +135,22 @@ struct PtxReport {
   std::string parameters_line;        // the same as text: "parameters: 0 = 64, 1 = pointer"
   std::vector<Assumption> assumptions;
 };
+// What limits a prediction under the pipes model (docs/model.md, "What limits it"): how busy each
+// resource of the core package shown (core package 0 of SM 0's first run) was over its T_c, and
+// the binding limit of the launch.
+struct Limits {
+  double package_cycles = 0;  // T_c of that core package
+  // Busy time over T_c, in [0, 1]: "issue", each pipe that worked ("fp32", ...), "memory" (the
+  // memory front end: LSU/MIO passes), "shared" (its shared-memory part), "dram" (the package's
+  // share of DRAM bandwidth). In this order.
+  std::vector<std::pair<std::string, double>> utilisation;
+  double launch_overhead_share = 0;  // t_p over T_k
+  double tail_share = 0;             // the remaining run's cycles over T_k's cycles
+  std::string limiter;               // "fp64 pipe", "issue", "memory front end", "DRAM bandwidth",
+                                     // "latency", "tail wave", "launch overhead"
+  std::string reason;                // one line: the figure that names it
+};
+
 struct SimulateResult {
   std::string gpu, kernel;
   double time_us = 0;  // T_k
@@ -147,6 +163,7 @@ struct SimulateResult {
   std::optional<PtxReport> ptx;       // for a .ptx kernel
   std::vector<std::string> warnings;  // the lowering's, one line each
   Views views;
+  std::optional<Limits> limits;       // under the pipes model
 };
 SimulateResult simulate(const SimulateRequest& request);
 nlohmann::ordered_json to_json(const SimulateResult& result);

@@ -227,6 +227,8 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
   const auto grow = [&](Millicycles& total, Millicycles before, Millicycles after) { total += (after - before) * periods; };
   grow(busy_.issue, earlier.busy.issue, now.busy.issue);
   grow(busy_.memory, earlier.busy.memory, now.busy.memory);
+  grow(busy_.shared, earlier.busy.shared, now.busy.shared);
+  grow(busy_.dram, earlier.busy.dram, now.busy.dram);
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) grow(busy_.pipes[p], earlier.busy.pipes[p], now.busy.pipes[p]);
   now_ += shift;
   periods_skipped_ += periods;

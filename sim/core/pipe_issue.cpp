@@ -64,7 +64,10 @@ std::optional<std::size_t> CorePackage::next_pipe_warp() const {
 
 bool CorePackage::at_loop_head(std::size_t warp) const {
   const Warp& w = warps_[warp];
-  return w.pc > 0 && w.pc < w.size && w.ops[w.pc - 1].kind == OpKind::repeat;
+  // Only loops long enough to skip: a short inner loop's heads would fill the detector's history
+  // within one iteration of the loop around it.
+  return w.pc > 0 && w.pc < w.size && w.ops[w.pc - 1].kind == OpKind::repeat &&
+         w.ops[w.pc - 1].count >= kShortestLoopWorthSkipping;
 }
 
 void CorePackage::finish_if_done(std::size_t index, Millicycles at) {
@@ -122,6 +125,8 @@ void CorePackage::issue_next(std::size_t index) {
   const Millicycles front = std::max(memory_free_, start);
   memory_free_ = front + cost.issue;
   busy_.memory += cost.issue;
+  if (op.space == isa::MemorySpace::shared) busy_.shared += cost.issue;
+  busy_.dram += cost.dram;
   Millicycles end = front + cost.latency;
   if (cost.dram > 0) {
     dram_free_ = std::max(dram_free_, front) + cost.dram;

@@ -96,8 +96,8 @@ class CorePackage {
   // or waits at a barrier; then its next instruction (one op).
   std::optional<std::size_t> next_pipe_warp() const;
   void issue_next(std::size_t warp);
-  // Whether `warp` is at the first instruction of a loop body: where the pipes scheduler looks
-  // for a steady state.
+  // Whether `warp` is at the first instruction of the body of a loop of at least
+  // kShortestLoopWorthSkipping iterations: where the pipes scheduler looks for a steady state.
   bool at_loop_head(std::size_t warp) const;
   const PipeBusy& busy() const { return busy_; }
 

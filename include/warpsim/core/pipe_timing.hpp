@@ -25,8 +25,10 @@ struct PipeTiming {
 
 // How long each resource of a core package was busy (for utilisation and the limiter report).
 struct PipeBusy {
-  isa::Millicycles issue = 0;  // the scheduler's issue port
+  isa::Millicycles issue = 0;   // the scheduler's issue port
   isa::Millicycles memory = 0;  // the memory front end (LSU/MIO: t_m per line, shared pass, constant address)
+  isa::Millicycles shared = 0;  // the part of `memory` that served shared-memory passes
+  isa::Millicycles dram = 0;    // the package's share of DRAM bandwidth
   std::array<isa::Millicycles, isa::kPipeCount> pipes{};
   bool operator==(const PipeBusy&) const = default;
 };

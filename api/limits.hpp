@@ -1,0 +1,16 @@
+// What limits a prediction under the pipes model (docs/model.md, "What limits it"), for simulate.
+#pragma once
+
+#include <vector>
+
+#include "warpsim/core/simulate_core.hpp"
+#include "warpsim/warpsim.hpp"
+
+namespace warpsim::api {
+
+// Runs the core package whose warps run `programs` once more with its busy totals and names the
+// binding limit of `result` (its T_k, t_p and runs). Only under the pipes model (engine.pipes set).
+Limits limits_of(const std::vector<const isa::Program*>& programs, isa::Millicycles tm, const sim::core::CoreOptions& engine,
+                 const SimulateResult& result);
+
+}  // namespace warpsim::api
