@@ -101,13 +101,21 @@ class KpParser {
     } else if (keyword == "load" || keyword == "store") {
       // `use=N` closes a load's line: the instructions it lets pass before its value is used.
       std::vector<std::string_view> access = words;
+      // `use=N [hoist=H]` close a load's line: the instructions it lets pass before its value is
+      // used, and those before it it could issue ahead of.
       std::optional<std::int32_t> use;
+      std::int32_t hoist = 0;
+      if (keyword == "load" && access.size() > 3 && access.back().substr(0, 6) == "hoist=" &&
+          access[access.size() - 2].substr(0, 4) == "use=") {
+        hoist = whole_count(access.back().substr(6), access.back(), line, 0);
+        access.pop_back();
+      }
       if (keyword == "load" && access.size() > 2 && access.back().substr(0, 4) == "use=") {
         use = whole_count(access.back().substr(4), access.back(), line, 0);
         access.pop_back();
       }
       parse_access(keyword == "load" ? OpKind::load : OpKind::store, access, line);
-      if (use) program_.set_use_distance(*use, line);
+      if (use) program_.set_use_distance(*use, hoist, line);
     } else if (keyword == "bar") {
       if (words.size() > 2) fail(line, "unexpected extra operand: expected 'bar [CYCLES]'");
       program_.add(OpKind::barrier, words.size() == 2 ? positive_cycles(words[1], keyword, line) : 1000, line);

@@ -60,6 +60,7 @@ std::string to_kp(const Program& program) {
           }
         }
         if (op.use_distance >= 0) out += " use=" + std::to_string(op.use_distance);
+        if (op.hoist > 0) out += " hoist=" + std::to_string(op.hoist);
         break;
     }
     out += '\n';

@@ -55,7 +55,7 @@ bool Op::same_meaning(const Op& other) const {
   return kind == other.kind && duration == other.duration && count == other.count &&
          count_parameter == other.count_parameter && partner == other.partner && space == other.space &&
          transactions == other.transactions && lines == other.lines && reuse == other.reuse &&
-         use_distance == other.use_distance && (mix == 0) == (other.mix == 0);
+         use_distance == other.use_distance && hoist == other.hoist && (mix == 0) == (other.mix == 0);
 }
 
 void Program::fail(int line, const std::string& what) const {
@@ -83,10 +83,12 @@ void Program::add_calc(Millicycles duration, const CalcMix& mix, int line) {
   ops_.back().mix = static_cast<std::uint32_t>(mixes_.size());
 }
 
-void Program::set_use_distance(std::int32_t instructions, int line) {
+void Program::set_use_distance(std::int32_t instructions, std::int32_t hoist, int line) {
   if (ops_.empty() || ops_.back().kind != OpKind::load) fail(line, "internal: a use distance belongs to a load");
   if (instructions < 0 || instructions > kMaxTransactions) fail(line, "use= must be a whole number in [0, 2^30]");
+  if (hoist < 0 || hoist > kMaxTransactions) fail(line, "hoist= must be a whole number in [0, 2^30]");
   ops_.back().use_distance = instructions;
+  ops_.back().hoist = hoist;
 }
 
 void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line,
@@ -278,7 +280,7 @@ std::vector<std::int64_t> Program::timing_identity() const {
   for (const Op& op : ops_) {
     identity.insert(identity.end(), {static_cast<std::int64_t>(op.kind), op.duration, op.count, static_cast<std::int64_t>(op.partner),
                                      static_cast<std::int64_t>(op.space), op.transactions, op.lines, op.reuse.permille,
-                                     op.reuse.distance_bytes, op.use_distance, op.mix == 0 ? 0 : 1});
+                                     op.reuse.distance_bytes, op.use_distance, op.hoist, op.mix == 0 ? 0 : 1});
     if (const CalcMix* m = mix_of(op)) {
       identity.push_back(m->issue);
       identity.insert(identity.end(), m->work.begin(), m->work.end());

@@ -56,7 +56,7 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
                                                                             : options.store_cycles;
         program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0), 0,
                            item.reuse, item.lines);
-        if (load && item.use_distance >= 0) program.set_use_distance(item.use_distance);
+        if (load && item.use_distance >= 0) program.set_use_distance(item.use_distance, item.hoist);
         notes.push_back(OpNote{0, false, item.transactions, item.broadcast});
         break;
       }

@@ -460,6 +460,22 @@ void set_use_distances(DecodedFunction& function, const std::vector<std::vector<
       }
     }
     in.use_distance = distance;
+    // How far ptxas could hoist it: back to the latest instruction that writes what it reads, or
+    // a barrier, store, atomic or fence (its order with other memory instructions), or the
+    // block's start.
+    std::int32_t hoist = 0;
+    for (std::uint32_t j = i; j-- > 0 && !leader[j + 1];) {
+      const DecodedInstruction& before = code[j];
+      const bool writes_input = std::any_of(before.dsts.begin(), before.dsts.end(), [&](const Arg& dst) {
+        return dst.kind == Arg::Kind::reg && std::find(reads[i].begin(), reads[i].end(), dst.reg) != reads[i].end();
+      });
+      const bool ordered = before.block_barrier || before.opcode == Opcode::st || before.opcode == Opcode::atom ||
+                           before.opcode == Opcode::red || before.opcode == Opcode::bar || before.pipes.issue == 0 ||
+                           before.text.starts_with("membar") || before.text.starts_with("fence");
+      if (writes_input || ordered) break;
+      ++hoist;
+    }
+    in.hoist = hoist;
   }
 }
 

@@ -49,7 +49,7 @@ bool longer(std::int64_t length, const isa::PipeCounts& path, std::int64_t other
 bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
          space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count &&
-         use_distance == other.use_distance && mix == other.mix && body == other.body;
+         use_distance == other.use_distance && hoist == other.hoist && mix == other.mix && body == other.body;
 }
 
 void rehash(TraceItem& item) {
@@ -57,7 +57,8 @@ void rehash(TraceItem& item) {
   h = mix(h, static_cast<std::size_t>(item.transactions) << 32 ^ static_cast<std::size_t>(item.lines));
   h = mix(h, static_cast<std::size_t>(item.reuse.permille) ^ static_cast<std::size_t>(item.reuse.distance_bytes) << 10);
   h = mix(h, static_cast<std::size_t>(item.space) * 4 + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
-  h = mix(h, static_cast<std::size_t>(item.use_distance) ^ static_cast<std::size_t>(item.mix.issue) << 20);
+  h = mix(h, static_cast<std::size_t>(item.use_distance) ^ static_cast<std::size_t>(item.mix.issue) << 20 ^
+                 static_cast<std::size_t>(item.hoist) << 44);
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
     if (item.mix.work[p] != 0 || item.mix.chain[p] != 0) h = mix(h, p ^ static_cast<std::size_t>(item.mix.work[p]) << 8 ^ static_cast<std::size_t>(item.mix.chain[p]) << 36);
   }
@@ -127,7 +128,10 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
     item.broadcast = access->broadcast;
     item.lines = access->lines;
     item.reuse = access->reuse;
-    if (item.kind == TraceItem::Kind::load) item.use_distance = instruction.use_distance;
+    if (item.kind == TraceItem::Kind::load) {
+      item.use_distance = instruction.use_distance;
+      item.hoist = instruction.hoist;
+    }
   }
   rehash(item);
   if (access != nullptr && access->space == StateSpace::global) {

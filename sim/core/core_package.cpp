@@ -171,6 +171,7 @@ void CorePackage::take_snapshot(PackageSnapshot& into) const {
     add(warp.at_barrier ? 1 : 0);
     if (pipes_) {
       add(ahead(warp.ready));
+      add(ahead(warp.issued));
       add(warp.gate_left == kNoGate ? 0 : ahead(warp.gate));
       add(warp.gate_left);
     }
@@ -214,6 +215,7 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
   for (Warp& warp : warps_) {
     later(warp.loads_done);
     later(warp.ready);
+    later(warp.issued);
     later(warp.gate);
     for (std::size_t level = 0; level < warp.loop_depth; ++level, ++next_counter) {
       loops_left_[warp.loop_base + level] -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;

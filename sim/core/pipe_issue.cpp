@@ -25,7 +25,10 @@ std::int64_t instructions_of(const isa::Program& program, const isa::Op& op) {
 
 Millicycles CorePackage::earliest_start(const Warp& warp) const {
   const isa::Op& op = warp.ops[warp.pc];
-  Millicycles t = warp.ready;
+  // Arithmetic waits for the results of the calc before it (read-after-write at op granularity);
+  // an access only for its turn in the warp's instruction order: its address is mostly computed
+  // well before (a loop's shared loads do not wait for the FMAs between them).
+  Millicycles t = isa::is_memory(op.kind) ? warp.issued : warp.ready;
   if (warp.gate_left == kNoGate) return t;
   if (warp.gate_left == kUntilNonLoad) return op.kind == OpKind::load ? t : std::max(t, warp.gate);
   const std::int64_t need = instructions_of(*warp.program, op);
@@ -93,6 +96,7 @@ void CorePackage::issue_next(std::size_t index) {
   const std::int64_t instructions = instructions_of(*warp.program, op);
   issue_free_ = std::max(issue_free_, start) + instructions * timing.issue;
   busy_.issue += instructions * timing.issue;
+  warp.issued = start + instructions * timing.issue;  // its own instructions, one a cycle
   now_ = instructions > 0 ? start + timing.issue : start;
   if (op.kind == OpKind::calc || op.kind == OpKind::barrier) {
     Millicycles done = issue_free_;
@@ -135,12 +139,14 @@ void CorePackage::issue_next(std::size_t index) {
   if (op.kind == OpKind::load) {
     if (warp.gate_left != kUntilNonLoad) consume_gate(warp, 1);
     const std::int32_t left = op.use_distance < 0 ? kUntilNonLoad : op.use_distance;
+    // Issued `hoist` instructions earlier (as ptxas places it), its value would be there as much earlier.
+    const Millicycles arrives = end - Millicycles{op.hoist} * timing.issue;
     if (warp.gate_left == kNoGate) {
       warp.gate_left = left;
-      warp.gate = end;
+      warp.gate = arrives;
     } else {
       warp.gate_left = left == kUntilNonLoad || warp.gate_left == kUntilNonLoad ? kUntilNonLoad : std::min(warp.gate_left, left);
-      warp.gate = std::max(warp.gate, end);
+      warp.gate = std::max(warp.gate, arrives);
     }
   } else {
     consume_gate(warp, 1);

@@ -65,6 +65,8 @@ TEST(PipesEngine, LoadUseDistance) {
   EXPECT_EQ(run("load 20 use=0\ncalc 3 fp32=3 chain fp32=1\n", 1), 26'000);  // starts at 20
   EXPECT_EQ(run("load 20 use=2\ncalc 3 fp32=3 chain fp32=1\n", 1), 24'000);  // starts at 18
   EXPECT_EQ(run("load 20\ncalc 3 fp32=3 chain fp32=1\n", 1), 26'000);        // unknown: waits
+  // A load ptxas could issue 5 instructions earlier delivers its value 5 cycles earlier.
+  EXPECT_EQ(run("load 20 use=0 hoist=5\ncalc 3 fp32=3 chain fp32=1\n", 1), 21'000);  // starts at 15, done at 21
   // Loads in a row issue back to back whatever their use distance; the calc waits for both.
   EXPECT_EQ(run("load 20 use=1\nload 30 use=0\ncalc 1 fp32=1 chain fp32=1\n", 1), 35'000);
 }

@@ -135,13 +135,15 @@ INSTANTIATE_TEST_SUITE_P(
                     BadInput{"calc 2 chain fp32=1 chain int=1\n", 1, "extra operand 'chain'"},
                     BadInput{"calc 2 fp32\n", 1, "extra operand 'fp32'"},
                     BadInput{"load 5 use=-1\n", 1, "[0, 2^30]"},
+                    BadInput{"load 5 hoist=2\n", 1, "'hoist=2' is not a memory space"},
+                    BadInput{"load 5 use=1 hoist=x\n", 1, "'hoist=x': the count must be a whole number in [0, 2^30]"},
                     BadInput{"store 5 use=1\n", 1, "not a memory space"},
                     BadInput{"load 5 global use=1 sectors=4\n", 1, "'use=1': a global access takes"}));
 
 TEST(KpFormat, PipeMixesAndUseDistancesRoundTrip) {
   const std::string text =
       "kernel mixes\ncalc 12 fp32=8 int=4 chain fp32=2 int=1\ncalc 14 issue=12 fp32=8 sfu=1 control=1\n"
-      "calc 3 issue=1 tensor_f16=8 chain tensor_f16=1\ncalc 9 issue=0\nload 1 shared ways=1 use=3\nload 60 use=0\n"
+      "calc 3 issue=1 tensor_f16=8 chain tensor_f16=1\ncalc 9 issue=0\nload 1 shared ways=1 use=3 hoist=5\nload 60 use=0\n"
       "load 60 global sectors=4 reuse=0.5 distance=64 use=7\ncalc 2\n";
   const Program program = parse_kp(text, "m.kp");
   EXPECT_EQ(to_kp(program), text);
@@ -154,6 +156,7 @@ TEST(KpFormat, PipeMixesAndUseDistancesRoundTrip) {
   EXPECT_TRUE(program.mix_of(program.ops()[3])->empty());
   EXPECT_EQ(program.mix_of(program.ops()[7]), nullptr);  // a plain calc has no mix
   EXPECT_EQ(program.ops()[4].use_distance, 3);
+  EXPECT_EQ(program.ops()[4].hoist, 5);
   EXPECT_EQ(program.ops()[5].use_distance, 0);
   // What the pipes model reads is part of the timing identity: a different mix, another identity.
   const Program other = parse_kp("kernel mixes\ncalc 12 fp32=7 int=5 chain fp32=2 int=1\n", "o.kp");

@@ -129,6 +129,7 @@ class CorePackage {
     std::uint32_t block = 0;      // its barrier group
     bool at_barrier = false;      // arrived at a barrier the rest of its block has not reached
     Millicycles ready = 0;        // pipes: when its latest calc's results are ready
+    Millicycles issued = 0;       // pipes: when its latest op's last instruction issued (in-order issue)
     Millicycles gate = 0;         // pipes: see kNoGate
     std::int32_t gate_left = kNoGate;
   };

@@ -61,6 +61,7 @@ struct Op {
   CacheReuse reuse;               // load/store in a sector-counted space
   std::uint32_t mix = 0;          // calc: 1 + its CalcMix's index in Program::mixes(); 0 none
   std::int32_t use_distance = -1;  // load: instructions issued before the first use of its value; -1 unknown
+  std::int32_t hoist = 0;          // load with a use distance: instructions before it it could issue ahead of
 
   bool same_meaning(const Op& other) const;  // equal, ignoring source lines
   // Whether the paper's model times it as a memory instruction (else as a calc of its duration).
@@ -109,8 +110,9 @@ class Program {
   // duration; an empty mix, issue 0, takes no time there: the +9 of the paper's calc period).
   // Throws for a count outside [0, kMaxMixCount] or pipe work without an issue.
   void add_calc(Millicycles duration, const CalcMix& mix, int line = 0);
-  // The last op, a load, issues `instructions` more before its value is first used.
-  void set_use_distance(std::int32_t instructions, int line = 0);
+  // The last op, a load, issues `instructions` more before its value is first used, and could
+  // issue `hoist` instructions earlier than where it stands (as ptxas schedules loads).
+  void set_use_distance(std::int32_t instructions, std::int32_t hoist = 0, int line = 0);
   void begin_repeat(std::int64_t count, int line = 0);
   void begin_repeat(std::string parameter, int line = 0);
   void end_repeat(int line = 0);

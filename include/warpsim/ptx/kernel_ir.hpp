@@ -115,6 +115,9 @@ struct DecodedInstruction {
   // that reads a destination (0: the next one); none does: the instructions left in the block.
   // -1 for every other instruction (pipe_classes.hpp, set_use_distances).
   std::int32_t use_distance = -1;
+  // A load's: the instructions before it in its basic block that it could issue ahead of (none
+  // writes a register it reads; no barrier, store or fence between), as ptxas hoists loads.
+  std::int32_t hoist = 0;
 };
 
 // Registers one function may declare (all `.reg` declarations together); nvcc's largest -G

@@ -31,6 +31,7 @@ struct TraceItem {
   std::int64_t count = 0;          // calc: instructions; loop: iterations
   isa::CalcMix mix;                // calc: the pipes of its instructions and its longest dependent chain
   std::int32_t use_distance = -1;  // load: DecodedInstruction::use_distance
+  std::int32_t hoist = 0;          // load: DecodedInstruction::hoist
   std::vector<TraceItem> body;     // loop
   std::size_t hash = 0;
 
