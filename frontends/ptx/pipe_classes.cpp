@@ -426,6 +426,10 @@ bool is_load_for_use_distance(const DecodedInstruction& d) {
   }
 }
 
+// At most this many instructions: ptxas's scheduler keeps a bounded number of loads in flight
+// (registers), and in unrolled code equal values let the lowering fold the loop again.
+constexpr std::int32_t kMaxHoist = 32;
+
 void set_use_distances(DecodedFunction& function, const std::vector<std::vector<std::uint32_t>>& reads) {
   std::vector<DecodedInstruction>& code = function.code;
   const auto size = static_cast<std::uint32_t>(code.size());
@@ -464,7 +468,7 @@ void set_use_distances(DecodedFunction& function, const std::vector<std::vector<
     // a barrier, store, atomic or fence (its order with other memory instructions), or the
     // block's start.
     std::int32_t hoist = 0;
-    for (std::uint32_t j = i; j-- > 0 && !leader[j + 1];) {
+    for (std::uint32_t j = i; j-- > 0 && !leader[j + 1] && hoist < kMaxHoist;) {
       const DecodedInstruction& before = code[j];
       const bool writes_input = std::any_of(before.dsts.begin(), before.dsts.end(), [&](const Arg& dst) {
         return dst.kind == Arg::Kind::reg && std::find(reads[i].begin(), reads[i].end(), dst.reg) != reads[i].end();
