@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import csv
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import warpsim_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 PTX = ROOT / "workloads" / "dwt" / "dwt.sm_90.ptx"
@@ -43,13 +44,17 @@ def launches(row: dict) -> list[tuple[str, dict[int, int]]]:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--warpsim", default=shutil.which("warpsim") or str(ROOT / "build" / "release" / "warpsim"))
+    ap.add_argument("--warpsim", help="the warpsim binary (default: the newer of build/release and build/ci, else PATH's)")
     ap.add_argument("--model", default="memory", help="warpsim's timing model (default memory)")
     ap.add_argument("--out", type=Path, help="keep the points and predictions here")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
         return 2 if e.code else 0
+    warpsim = warpsim_binary.find_warpsim(args.warpsim)
+    if warpsim is None:
+        print(f"validate_h100_dwt: {warpsim_binary.missing_message(args.warpsim)}", file=sys.stderr)
+        return 2
     with MEASURED.open(newline="") as f:
         rows = list(csv.DictReader(f))
     out = args.out or Path(tempfile.mkdtemp(prefix="warpsim-h100-dwt-"))
@@ -69,7 +74,7 @@ def main(argv: list[str]) -> int:
     except (KeyError, ValueError) as e:
         print(f"validate_h100_dwt: {MEASURED}: {e}", file=sys.stderr)
         return 2
-    p = subprocess.run([args.warpsim, "sweep", "--points", str(points), "--model", args.model, "-o", str(predicted),
+    p = subprocess.run([warpsim, "sweep", "--points", str(points), "--model", args.model, "-o", str(predicted),
                         "-j", "2", "--quiet"], capture_output=True, text=True)
     if p.returncode != 0:
         print(p.stderr.strip(), file=sys.stderr)

@@ -42,14 +42,14 @@ import concurrent.futures
 import csv
 import io
 import json
-import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+import warpsim_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -318,18 +318,10 @@ def parse_measured(text: str, source: str = "measured CSV") -> list[dict]:
 
 def find_warpsim(given: str | None) -> str:
     """--warpsim, else the newer of build/release/warpsim and build/ci/warpsim, else PATH's."""
-    if given:
-        if Path(given).is_file() and os.access(given, os.X_OK):
-            return given
-        raise BadInput(f"--warpsim {given}: not an executable file")
-    built = [p for p in (ROOT / "build/release/warpsim", ROOT / "build/ci/warpsim")
-             if p.is_file() and os.access(p, os.X_OK)]
-    if built:
-        return str(max(built, key=lambda p: p.stat().st_mtime))
-    if shutil.which("warpsim"):
-        return shutil.which("warpsim")  # type: ignore[return-value]
-    raise BadInput("no warpsim binary: build it (cmake --preset release && cmake --build --preset release) "
-                   "or pass --warpsim PATH")
+    found = warpsim_binary.find_warpsim(given)
+    if found is None:
+        raise BadInput(warpsim_binary.missing_message(given))
+    return found
 
 
 def simulate_cmd(warpsim: str, model: str, ptx: Path, gpu: str, kernel: str, launch: Launch) -> list[str]:

@@ -33,6 +33,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import warpsim_binary
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validate_public_lib as lib  # noqa: E402
 import validate_public_recipes as recipes_mod  # noqa: E402
@@ -59,18 +61,10 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
 
 def find_warpsim(given: str | None) -> str:
     """--warpsim, else the newer of build/release/warpsim and build/ci/warpsim, else PATH's."""
-    if given:
-        if Path(given).is_file() and os.access(given, os.X_OK):
-            return given
-    else:
-        built = [p for p in (ROOT / "build/release/warpsim", ROOT / "build/ci/warpsim")
-                 if p.is_file() and os.access(p, os.X_OK)]
-        if built:
-            return str(max(built, key=lambda p: p.stat().st_mtime))
-        if shutil.which("warpsim"):
-            return shutil.which("warpsim")  # type: ignore[return-value]
-    raise Fail(f"no warpsim binary{' at ' + given if given else ''}: build it (cmake --preset release && "
-               "cmake --build --preset release) or pass --warpsim PATH")
+    found = warpsim_binary.find_warpsim(given)
+    if found is None:
+        raise Fail(warpsim_binary.missing_message(given))
+    return found
 
 
 # --- Repositories and PTX -----------------------------------------------------------------------
