@@ -111,11 +111,7 @@ bool CorePackage::visit(std::size_t index) {
     visit_loads_end_ = loads_end;
     visit_transactions_end_ = transactions_end;
     latest_transaction_end_ = std::max(latest_transaction_end_, transactions_end);
-    if (warp.pc == warp.size) {
-      Block& block = blocks_[warp.block];
-      ++block.finished;
-      release_if_complete(block, warp.block, now);
-    }
+    finish_if_done(index, now);
     return issued;
   };
   for (;;) {

@@ -147,6 +147,7 @@ class CorePackage {
   // The pipes model (pipe_issue.cpp).
   Millicycles earliest_start(const Warp& warp) const;
   void consume_gate(Warp& warp, std::int64_t instructions);
+  // Both models. A warp that has just finished counts as arrived at its block's barriers from `at` on.
   void finish_if_done(std::size_t warp, Millicycles at);
   // A memory instruction under the memory-aware model: returns its completion time.
   Millicycles issue_priced(std::size_t warp, const isa::Op& op, Millicycles& now);
