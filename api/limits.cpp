@@ -1,6 +1,7 @@
 #include "limits.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "warpsim/report/number_format.hpp"
 
@@ -11,8 +12,6 @@ namespace {
 // warps wait for latencies (too few warps, or too little independent work per warp).
 constexpr double kBinding = 0.8;
 
-std::string percent(double share) { return sim::report::shortest(std::round(share * 1000) / 10) + "%"; }
-
 std::string resource_name(const std::string& key) {
   if (key == "issue") return "issue";
   if (key == "memory") return "memory front end";
@@ -22,6 +21,8 @@ std::string resource_name(const std::string& key) {
 }
 
 }  // namespace
+
+std::string percent(double share) { return sim::report::shortest(std::round(share * 1000) / 10) + "%"; }
 
 Limits limits_of(const std::vector<const isa::Program*>& programs, isa::Millicycles tm, const sim::core::CoreOptions& engine,
                  const SimulateResult& result) {

@@ -1,7 +1,6 @@
 // warpsim::simulate: T_k of a .kp program or a PTX kernel on a GPU for a launch (Algorithm 1), as
 // `warpsim simulate` reports it.
 #include <algorithm>
-#include <cmath>
 
 #include "limits.hpp"
 #include "ptx_lowering.hpp"
@@ -216,7 +215,7 @@ std::string to_text(const SimulateResult& r) {
   if (r.limits) {
     const Limits& l = *r.limits;
     sim::report::TextTable busy({"resource", "busy (share of T_c of core package 0)"});
-    for (const auto& [resource, share] : l.utilisation) busy.add_row({resource, sim::report::shortest(std::round(share * 1000) / 10) + "%"});
+    for (const auto& [resource, share] : l.utilisation) busy.add_row({resource, api::percent(share)});
     text += busy.render();
     text += "limiter: " + l.limiter + " (" + l.reason + ")\n";
   }
