@@ -34,6 +34,7 @@ CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicyc
   for (Warp& warp : warps_) {
     settle(warp);
     if (warp.pc == warp.size) ++blocks_[warp.block].finished;
+    if (pipes_) refresh_start(warp);
   }
   fast_forward_ = fast_forward_ && long_loop;
 }
@@ -83,6 +84,7 @@ void CorePackage::release_if_complete(Block& block, std::uint32_t id, Millicycle
     if (w.block != id) continue;
     if (w.at_barrier) w.ready = std::max(w.ready, at);  // the pipes model: released when the last arrives
     w.at_barrier = false;
+    if (pipes_) refresh_start(w);
   }
 }
 
@@ -216,6 +218,7 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
     for (std::size_t level = 0; level < warp.loop_depth; ++level, ++next_counter) {
       loops_left_[warp.loop_base + level] -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;
     }
+    if (pipes_) refresh_start(warp);
   }
   later(latest_transaction_end_);
   later(dram_free_);

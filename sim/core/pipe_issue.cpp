@@ -37,6 +37,10 @@ Millicycles CorePackage::earliest_start(const Warp& warp) const {
   return t;
 }
 
+void CorePackage::refresh_start(Warp& warp) const {
+  warp.start = warp.pc == warp.size || warp.at_barrier ? kNever : earliest_start(warp);
+}
+
 void CorePackage::consume_gate(Warp& warp, std::int64_t instructions) {
   if (warp.gate_left == kNoGate) return;
   if (warp.gate_left != kUntilNonLoad && warp.gate_left >= instructions) {
@@ -54,9 +58,9 @@ std::optional<std::size_t> CorePackage::next_pipe_warp() const {
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t w = (next_in_turn_ + k) % n;
     const Warp& warp = warps_[w];
-    if (warp.pc == warp.size || warp.at_barrier) continue;
+    if (warp.start == kNever) continue;  // finished, or waiting at a barrier
     // Times before the clock are all "now": only the relative state decides (steady state).
-    const Millicycles start = std::max(now_, earliest_start(warp));
+    const Millicycles start = std::max(now_, warp.start);
     if (!best || start < best_start) {
       best = w;
       best_start = start;
@@ -82,9 +86,14 @@ void CorePackage::finish_if_done(std::size_t index, Millicycles at) {
 }
 
 void CorePackage::issue_next(std::size_t index) {
+  issue_op(index);
+  refresh_start(warps_[index]);  // a barrier it completed refreshed the others
+}
+
+void CorePackage::issue_op(std::size_t index) {
   Warp& warp = warps_[index];
   const isa::Op& op = warp.ops[warp.pc];
-  const Millicycles start = std::max(now_, earliest_start(warp));
+  const Millicycles start = std::max(now_, warp.start);
   next_in_turn_ = (index + 1) % warps_.size();
   ++warp.pc;
   settle(warp);

@@ -117,6 +117,7 @@ class CorePackage {
   // more instructions may issue before the first use (kUntilNonLoad: only further loads).
   static constexpr std::int32_t kNoGate = INT32_MAX;
   static constexpr std::int32_t kUntilNonLoad = -1;
+  static constexpr Millicycles kNever = INT64_MAX;
   struct Warp {
     const isa::Program* program = nullptr;
     const isa::Op* ops = nullptr;
@@ -132,6 +133,7 @@ class CorePackage {
     Millicycles issued = 0;       // pipes: when its latest op's last instruction issued (in-order issue)
     Millicycles gate = 0;         // pipes: see kNoGate
     std::int32_t gate_left = kNoGate;
+    Millicycles start = 0;        // pipes: earliest_start(), kept current; kNever while it cannot issue
   };
   // A block's warps on this package, for barriers.
   struct Block {
@@ -146,6 +148,9 @@ class CorePackage {
   void release_if_complete(Block& block, std::uint32_t id, Millicycles at);
   // The pipes model (pipe_issue.cpp).
   Millicycles earliest_start(const Warp& warp) const;
+  // Brings warp.start up to date after its state changed (the scheduler reads only that field).
+  void refresh_start(Warp& warp) const;
+  void issue_op(std::size_t warp);  // issue_next without refreshing the warp's start
   void consume_gate(Warp& warp, std::int64_t instructions);
   // Both models. A warp that has just finished counts as arrived at its block's barriers from `at` on.
   void finish_if_done(std::size_t warp, Millicycles at);
