@@ -34,7 +34,10 @@ CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicyc
   for (Warp& warp : warps_) {
     settle(warp);
     if (warp.pc == warp.size) ++blocks_[warp.block].finished;
-    if (pipes_) refresh_start(warp);
+  }
+  if (pipes_) {
+    starts_.resize(warps_.size());
+    for (std::size_t w = 0; w < warps_.size(); ++w) refresh_start(w);
   }
   fast_forward_ = fast_forward_ && long_loop;
 }
@@ -80,11 +83,12 @@ bool CorePackage::arrive(std::size_t index) {
 void CorePackage::release_if_complete(Block& block, std::uint32_t id, Millicycles at) {
   if (block.arrived == 0 || block.arrived + block.finished < block.warps) return;
   block.arrived = 0;
-  for (Warp& w : warps_) {
+  for (std::size_t k = 0; k < warps_.size(); ++k) {
+    Warp& w = warps_[k];
     if (w.block != id) continue;
     if (w.at_barrier) w.ready = std::max(w.ready, at);  // the pipes model: released when the last arrives
     w.at_barrier = false;
-    if (pipes_) refresh_start(w);
+    if (pipes_) refresh_start(k);
   }
 }
 
@@ -218,7 +222,9 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
     for (std::size_t level = 0; level < warp.loop_depth; ++level, ++next_counter) {
       loops_left_[warp.loop_base + level] -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;
     }
-    if (pipes_) refresh_start(warp);
+  }
+  if (pipes_) {
+    for (std::size_t w = 0; w < warps_.size(); ++w) refresh_start(w);
   }
   later(latest_transaction_end_);
   later(dram_free_);

@@ -37,8 +37,9 @@ Millicycles CorePackage::earliest_start(const Warp& warp) const {
   return t;
 }
 
-void CorePackage::refresh_start(Warp& warp) const {
-  warp.start = warp.pc == warp.size || warp.at_barrier ? kNever : earliest_start(warp);
+void CorePackage::refresh_start(std::size_t index) {
+  const Warp& warp = warps_[index];
+  starts_[index] = warp.pc == warp.size || warp.at_barrier ? kNever : earliest_start(warp);
 }
 
 void CorePackage::consume_gate(Warp& warp, std::int64_t instructions) {
@@ -52,20 +53,21 @@ void CorePackage::consume_gate(Warp& warp, std::int64_t instructions) {
 }
 
 std::optional<std::size_t> CorePackage::next_pipe_warp() const {
-  std::optional<std::size_t> best;
-  Millicycles best_start = 0;
-  const std::size_t n = warps_.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t w = (next_in_turn_ + k) % n;
-    const Warp& warp = warps_[w];
-    if (warp.start == kNever) continue;  // finished, or waiting at a barrier
-    // Times before the clock are all "now": only the relative state decides (steady state).
-    const Millicycles start = std::max(now_, warp.start);
-    if (!best || start < best_start) {
+  // The first warp in round-robin order (from next_in_turn_) whose start is earliest. Times
+  // before the clock are all "now": only the relative state decides (steady state).
+  const std::size_t n = starts_.size();
+  std::size_t best = n;
+  Millicycles best_start = kNever;
+  const auto consider = [&](std::size_t w) {
+    const Millicycles start = std::max(now_, starts_[w]);
+    if (start < best_start) {  // kNever (finished, or at a barrier) never wins
       best = w;
       best_start = start;
     }
-  }
+  };
+  for (std::size_t w = next_in_turn_; w < n; ++w) consider(w);
+  for (std::size_t w = 0; w < next_in_turn_; ++w) consider(w);
+  if (best == n) return std::nullopt;
   return best;
 }
 
@@ -87,13 +89,13 @@ void CorePackage::finish_if_done(std::size_t index, Millicycles at) {
 
 void CorePackage::issue_next(std::size_t index) {
   issue_op(index);
-  refresh_start(warps_[index]);  // a barrier it completed refreshed the others
+  refresh_start(index);  // a barrier it completed refreshed the others
 }
 
 void CorePackage::issue_op(std::size_t index) {
   Warp& warp = warps_[index];
   const isa::Op& op = warp.ops[warp.pc];
-  const Millicycles start = std::max(now_, warp.start);
+  const Millicycles start = std::max(now_, starts_[index]);
   next_in_turn_ = (index + 1) % warps_.size();
   ++warp.pc;
   settle(warp);

@@ -1,5 +1,6 @@
 #include "warpsim/core/simulate_core.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "warpsim/isa/input_error.hpp"
@@ -130,10 +131,13 @@ Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicy
                      " warps on one core package");
   }
   Bounds bounds(tm, options.memory, options.pipes);
-  for (std::size_t w = 0; w < programs.size();) {  // warps often share a program: count each run once
+  // Warps often share a program, not always side by side (blocks alike): count each program once.
+  std::vector<const isa::Program*> distinct(programs.begin(), programs.end());
+  std::sort(distinct.begin(), distinct.end());
+  for (std::size_t w = 0; w < distinct.size();) {
     std::size_t same = w + 1;
-    while (same < programs.size() && programs[same] == programs[w]) ++same;
-    bounds.add(*programs[w], programs[w]->dynamic_counts(), static_cast<std::int64_t>(same - w));
+    while (same < distinct.size() && distinct[same] == distinct[w]) ++same;
+    bounds.add(*distinct[w], distinct[w]->dynamic_counts(), static_cast<std::int64_t>(same - w));
     w = same;
   }
   if (use_visit_engine(options, bounds.check(options.max_warp_instructions))) {

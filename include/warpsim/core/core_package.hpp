@@ -133,7 +133,6 @@ class CorePackage {
     Millicycles issued = 0;       // pipes: when its latest op's last instruction issued (in-order issue)
     Millicycles gate = 0;         // pipes: see kNoGate
     std::int32_t gate_left = kNoGate;
-    Millicycles start = 0;        // pipes: earliest_start(), kept current; kNever while it cannot issue
   };
   // A block's warps on this package, for barriers.
   struct Block {
@@ -148,8 +147,8 @@ class CorePackage {
   void release_if_complete(Block& block, std::uint32_t id, Millicycles at);
   // The pipes model (pipe_issue.cpp).
   Millicycles earliest_start(const Warp& warp) const;
-  // Brings warp.start up to date after its state changed (the scheduler reads only that field).
-  void refresh_start(Warp& warp) const;
+  // Brings starts_[warp] up to date after the warp's state changed.
+  void refresh_start(std::size_t warp);
   void issue_op(std::size_t warp);  // issue_next without refreshing the warp's start
   void consume_gate(Warp& warp, std::int64_t instructions);
   // Both models. A warp that has just finished counts as arrived at its block's barriers from `at` on.
@@ -178,6 +177,9 @@ class CorePackage {
   Millicycles memory_free_ = 0;  // pipes: when the memory front end is next free
   Millicycles issue_free_ = 0;   // pipes: when the issue port has issued every instruction queued
   std::size_t next_in_turn_ = 0;  // pipes: the round-robin position
+  // pipes: each warp's earliest_start(), kNever while it cannot issue (finished, or at a
+  // barrier); kept current so that choosing the next warp is one pass over a small array.
+  std::vector<Millicycles> starts_;
   PipeBusy busy_;
   bool fast_forward_;
   std::int64_t periods_skipped_ = 0;
