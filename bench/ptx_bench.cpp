@@ -11,6 +11,7 @@
 #include "warpsim/workload/lowering_cache.hpp"
 #include "warpsim/workload/model_spec.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
+#include "warpsim/workload/timing_model.hpp"
 
 namespace {
 
@@ -105,6 +106,27 @@ const int kRegistered = [] {
   })->Unit(benchmark::kMillisecond);
   return 0;
 }();
+
+// The pipes model's core packages when nothing repeats (docs/performance.md, "The pipes model"):
+// the measured data set's tiled product at T = 12 (workloads/measured/ptx), lowered once, timed
+// on the GTX 680: 5-warp blocks of different programs with barriers, up to 15 warps a package,
+// whose earliest-ready-first schedule never repeats exactly, so every iteration is simulated.
+void PipesMixedPackages(benchmark::State& state) {
+  const ptx::Module module = ptx::load_ptx_file(kSourceDir + "/workloads/measured/ptx/matMul_gpu_sharedmem-T12.ptx");
+  const gpus::Profile gpu = gpus::load_profile("gtx680");
+  const std::int64_t n = state.range(0);
+  ptx::LoweringOptions options;
+  options.grid = {n / 12, n / 12, 1};
+  options.block = {12, 12, 1};
+  options.parameters = {{"3", std::to_string(n)}};
+  const ptx::LoweredKernel lowered = ptx::lower_kernel(module, options);
+  const sim::grid::Launch launch = sim::workload::with_occupancy(
+      gpu, {options.grid.count(), options.block.count()}, Model::pipes, 24, lowered.static_shared_bytes);
+  const sim::workload::ModelSpec spec = sim::workload::make_model_spec(
+      Model::pipes, gpu, launch, 4'000, sim::workload::has_memory_annotations(lowered));
+  for (auto _ : state) benchmark::DoNotOptimize(sim::workload::time_lowered_kernel(gpu, launch, 0.0, lowered, spec).cycles);
+}
+BENCHMARK(PipesMixedPackages)->Arg(240)->Arg(1200)->Unit(benchmark::kMillisecond);
 
 // `warpsim calibrate` of a PTX kernel over 15 measured points (the tiled SGEMM, n = 512 .. 7680;
 // times from a formula, as only the fit's cost is measured): t_p, t_m, d1 and d2 fitted, every
