@@ -175,7 +175,10 @@ void WarpEmulator::narrow_until(Uniform uniform, std::uint32_t involved) {
   };
   while (!uniform()) {
     const std::uint32_t candidates = involved & live_;
-    if (candidates == 0) throw std::logic_error("internal: a value varies over no symbol");
+    // Nothing left to narrow: every symbol of the value is fixed in this box, so its lanes hold
+    // exact values (as --emulate-all has them) and the caller's test no longer needs to hold: a
+    // division of a value that is negative in the first block, say, is emulated as it is.
+    if (candidates == 0) return;
     bool narrowed = false;
     for (int v = kMaxSymbols - 1; v >= 0 && !narrowed; --v) {
       if (((candidates >> v) & 1) == 0) continue;
