@@ -31,19 +31,6 @@ void for_lanes(std::uint32_t mask, F f) {
   }
 }
 
-template <typename T>
-bool compare_ordered(Compare c, T x, T y) {
-  switch (c) {
-    case Compare::eq: return x == y;
-    case Compare::ne: return x != y;
-    case Compare::lt: case Compare::lo: return x < y;
-    case Compare::le: case Compare::ls: return x <= y;
-    case Compare::gt: case Compare::hi: return x > y;
-    case Compare::ge: case Compare::hs: return x >= y;
-    default: return false;
-  }
-}
-
 bool compare_int(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t) {
   const int bits = width(t);
   return t.is_signed() ? compare_ordered(c, sign_extend(a, bits), sign_extend(b, bits))

@@ -23,17 +23,7 @@ struct WarpEmulator::LaneForm {
 namespace {
 
 // Outcome of an ordered or equality comparison of d = x - y with 0.
-bool compare_with_zero(Compare compare, Wide d) {
-  switch (compare) {
-    case Compare::eq: return d == 0;
-    case Compare::ne: return d != 0;
-    case Compare::lt: case Compare::lo: return d < 0;
-    case Compare::le: case Compare::ls: return d <= 0;
-    case Compare::gt: case Compare::hi: return d > 0;
-    case Compare::ge: case Compare::hs: return d >= 0;
-    default: return false;
-  }
-}
+bool compare_with_zero(Compare compare, Wide d) { return compare_ordered(compare, d, Wide{0}); }
 
 bool is_integer_compare(Compare compare) {
   switch (compare) {

@@ -20,6 +20,21 @@ inline std::int64_t sign_extend(std::uint64_t v, int bits) {
 
 inline int width(ScalarType t) { return t.bits == 0 ? 64 : t.bits; }
 
+// An ordered or equality comparison of two integers (the unsigned forms lo/ls/hi/hs on values
+// already read as unsigned); false for the float-only comparisons.
+template <typename T>
+bool compare_ordered(Compare c, T x, T y) {
+  switch (c) {
+    case Compare::eq: return x == y;
+    case Compare::ne: return x != y;
+    case Compare::lt: case Compare::lo: return x < y;
+    case Compare::le: case Compare::ls: return x <= y;
+    case Compare::gt: case Compare::hi: return x > y;
+    case Compare::ge: case Compare::hs: return x >= y;
+    default: return false;
+  }
+}
+
 // The emulated generic address space: a window per state space (kernel_ir.hpp).
 inline std::uint64_t window_base(StateSpace space) {
   switch (space) {
