@@ -131,13 +131,14 @@ Millicycles simulate_core(std::span<const isa::Program* const> programs, Millicy
                      " warps on one core package");
   }
   Bounds bounds(tm, options.memory, options.pipes);
-  // Warps often share a program, not always side by side (blocks alike): count each program once.
-  std::vector<const isa::Program*> distinct(programs.begin(), programs.end());
-  std::sort(distinct.begin(), distinct.end());
-  for (std::size_t w = 0; w < distinct.size();) {
+  // Warps often share a program, not always side by side (blocks alike): sorted, each program's
+  // warps are one run, counted once.
+  std::vector<const isa::Program*> by_program(programs.begin(), programs.end());
+  std::sort(by_program.begin(), by_program.end());
+  for (std::size_t w = 0; w < by_program.size();) {
     std::size_t same = w + 1;
-    while (same < distinct.size() && distinct[same] == distinct[w]) ++same;
-    bounds.add(*distinct[w], distinct[w]->dynamic_counts(), static_cast<std::int64_t>(same - w));
+    while (same < by_program.size() && by_program[same] == by_program[w]) ++same;
+    bounds.add(*by_program[w], by_program[w]->dynamic_counts(), static_cast<std::int64_t>(same - w));
     w = same;
   }
   if (use_visit_engine(options, bounds.check(options.max_warp_instructions))) {
