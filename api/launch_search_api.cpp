@@ -128,7 +128,7 @@ BlockSizeSearch search_block_size(const BlockSearchRequest& request) {
     if (!has_k) base.params.emplace_back("K", std::to_string(kDefaultSearchFilterLength));
   }
   base.timeline = base.trace = false;
-  base.control = Control{nullptr, request.control.cancel};  // the search reports progress, not each lowering
+  base.control = Control{nullptr, request.control.cancel, request.control.activity};  // the search reports progress, not each lowering
 
   std::vector<std::int64_t> sizes;
   for (std::int64_t threads = gpu.warp_size; threads <= gpu.max_threads_per_block; threads += gpu.warp_size) {

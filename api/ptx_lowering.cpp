@@ -142,15 +142,28 @@ ptx::LoweringOptions lowering_options(Dim3 grid, Dim3 block, const Parameters& p
   options.emulate_all = given.emulate_all;
   options.cancel = control.cancel;
   options.progress = control.progress;
+  if (control.activity) {
+    options.report_place = [activity = control.activity](const ptx::EmulationPlace& place) { activity(describe(place)); };
+  }
   return options;
+}
+
+Cancelled cancelled(const ptx::Interrupted& stop, const std::string& file) {
+  Cancelled c;
+  c.location.file = file;
+  if (stop.place) {
+    c.location = SourceLocation{file, stop.place->at.line, stop.place->at.column};
+    c.activity = describe(*stop.place);
+  }
+  return c;
 }
 
 ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,
                              const PtxOptions& given, const Control& control, std::vector<std::string>& warnings) {
   const ptx::LoweringOptions options = lowering_options(grid, block, params, given, control);
   const ptx::Module module = ptx::load_ptx_file(path);
-  ptx::LoweredKernel kernel = api::cancellable([&] { return ptx::lower_kernel(module, options); });
-  if (control.cancel && *control.cancel) throw Cancelled{};  // after the lowering's last look at the flag
+  ptx::LoweredKernel kernel = api::cancellable([&] { return ptx::lower_kernel(module, options); }, path);
+  if (control.cancel && *control.cancel) throw cancelled(ptx::Interrupted{}, path);  // after the lowering's last look at the flag
   for (std::string& line : ptx::warning_lines(kernel, path, options.emulator)) warnings.push_back(std::move(line));
   return kernel;
 }

@@ -13,14 +13,17 @@
 
 namespace warpsim::api {
 
+// The facade's Cancelled for the frontend's ptx::Interrupted: in `file`, at the line where a warp was running.
+Cancelled cancelled(const ptx::Interrupted& stop, const std::string& file);
+
 // Runs `work`, the frontend's ptx::Interrupted becoming the facade's Cancelled: callers of the
 // facade see no frontend internals.
 template <typename Work>
-decltype(auto) cancellable(Work&& work) {
+decltype(auto) cancellable(Work&& work, const std::string& file = {}) {
   try {
     return std::forward<Work>(work)();
-  } catch (const ptx::Interrupted&) {
-    throw Cancelled{};
+  } catch (const ptx::Interrupted& stop) {
+    throw cancelled(stop, file);
   }
 }
 

@@ -78,8 +78,9 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   spec.lowering = api::lowering_options(request.grid, request.block, request.params, request.ptx, request.control);
   spec.registers = {request.registers, request.ptxas, request.use_cache};
   const std::shared_ptr<const sim::workload::WorkloadModel> model = sim::workload::make_workload_model(spec);
-  const sim::workload::Prediction p = api::cancellable([&] { return predict_point(*model, gpu, overrides); });
-  if (request.control.cancel && *request.control.cancel) throw Cancelled{};  // after the lowering's last look at the flag
+  const sim::workload::Prediction p =
+      api::cancellable([&] { return predict_point(*model, gpu, overrides); }, request.program);
+  if (request.control.cancel && *request.control.cancel) throw api::cancelled(ptx::Interrupted{}, request.program);  // after the lowering's last look at the flag
   const sim::workload::PtxTimed& timed = *p.ptx;
   const ptx::LoweredKernel& kernel = *timed.kernel;
   const isa::Millicycles tm = p.calibration.tm;

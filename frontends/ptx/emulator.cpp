@@ -254,6 +254,31 @@ std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionS
   return run_box(box, warp, sink, nullptr, nullptr);
 }
 
+void WarpEmulator::note_backward_branch(std::uint32_t target) {
+  const std::uint32_t function = frames_.back().function;
+  if (target == loop_header_ && function == loop_function_) {
+    ++loop_iterations_;
+    return;
+  }
+  loop_function_ = function;
+  loop_header_ = target;
+  loop_iterations_ = 1;
+}
+
+EmulationPlace WarpEmulator::place(std::uint32_t pc) const {
+  EmulationPlace p;
+  p.block_x = block_index_.x;
+  p.block_y = block_index_.y;
+  p.block_z = block_index_.z;
+  p.warp = warp_;
+  p.at = module_.functions[frames_.back().function].code[pc].pos;
+  if (loop_header_ != kNoLoop) {
+    p.loop = module_.functions[loop_function_].code[loop_header_].pos;
+    p.iterations = loop_iterations_;
+  }
+  return p;
+}
+
 std::int64_t WarpEmulator::run_class(const BlockBox& box, std::int64_t warp, TraceFolder& folder, std::vector<ClassSplit>& splits) {
   return run_box(box, warp, folder, &folder, &splits);
 }
@@ -284,6 +309,8 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
   alive_ = lanes >= 32 ? 0xFFFFFFFFu : (std::uint32_t{1} << lanes) - 1;
   start_frame(entry_, alive_, 0);
   steps_ = 0;
+  loop_header_ = kNoLoop;
+  loop_iterations_ = 0;
   while (!frames_.empty()) {
     Frame& frame = frames_.back();
     const DecodedFunction& f = module_.functions[frame.function];
@@ -314,8 +341,9 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
       for (std::size_t i = 0; i < call.call_returns.size(); ++i) copy_param(callee.return_slots[i], call.call_returns[i]);
       continue;
     }
-    if ((++steps_ & 0xFFFF) == 0 && options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) {
-      throw Interrupted{};
+    if ((++steps_ & 0xFFFF) == 0) {
+      if (options_.report_place) options_.report_place(place(e.pc));
+      if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) throw Interrupted{place(e.pc)};
     }
     if (steps_ > options_.max_steps_per_warp) {
       const DecodedInstruction& at = f.code[e.pc];
@@ -347,6 +375,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         const std::uint32_t taken = gtrue | unknown_lanes_taking(e.pc, gunknown);
         const std::uint32_t target = in.opcode == Opcode::bra ? in.target : exit_pc;
         const std::uint32_t fall = e.pc + 1;
+        if (taken != 0 && target <= e.pc) note_backward_branch(target);
         if (taken == active) {
           const bool backwards = target <= e.pc;
           e.pc = target;

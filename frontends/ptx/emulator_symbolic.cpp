@@ -6,6 +6,7 @@
 // could differ inside the box, the box is narrowed until it cannot: the concrete run stays
 // exact for every block left in it.
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <stdexcept>
 
@@ -510,11 +511,15 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
       return true;
     }
     case Opcode::div: case Opcode::rem: case Opcode::shr: case Opcode::and_: {
-      if (b != nullptr || in.srcs.size() != 2) return false;
+      if (in.srcs.size() != 2 || (a != nullptr && b != nullptr)) return false;
+      // x and the divisor (shift, mask); `and` takes its mask from either side.
+      const std::size_t x_index = in.opcode == Opcode::and_ && a == nullptr ? 1 : 0;
+      if ((x_index == 0 ? b : a) != nullptr) return false;
+      const std::size_t k = 1 - x_index;
       // The divisor must be one known positive value in every lane.
-      const std::uint64_t d0 = source_value(1, std::countr_zero(lanes == 0 ? 1u : lanes));
+      const std::uint64_t d0 = source_value(k, std::countr_zero(lanes == 0 ? 1u : lanes));
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
-        if (source_value(1, std::countr_zero(l)) != d0) return false;
+        if (source_value(k, std::countr_zero(l)) != d0) return false;
       }
       std::uint64_t divisor = truncate(d0, bits);
       Division part = in.opcode == Opcode::rem ? Division::remainder : Division::quotient;
@@ -529,36 +534,43 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
         } else if (low != 0 && (low & (low + 1)) == 0 && low < (std::uint64_t{1} << 62)) {
           divisor = low + 1;
           part = Division::rounded_down;
+        } else if (divisor != 0 && divisor < (std::uint64_t{1} << 61)) {
+          divisor = std::bit_floor(divisor) << 1;  // any other mask reads only x mod 2^(its top bit + 1)
+          part = Division::masked;
         } else {
           return false;
         }
       }
       if (divisor == 0 || divisor > (std::uint64_t{1} << 62)) return false;
-      return propagate_division(in, lanes, divisor, part, out);
+      return propagate_division(in, x_index, lanes, divisor, part, out);
     }
     default: return false;
   }
 }
 
-// floor(x / d) and x mod d of a non-negative affine x are affine where every coefficient is a
-// multiple of d (a residue cut of the symbols makes them so when the modulus is small), or where
-// x stays within one multiple of d (then the quotient is constant; the box is narrowed to such
-// stretches).
-bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::uint32_t lanes, std::uint64_t divisor, Division part,
-                                      Coefficients& out) {
-  const Arg& x = in.srcs[0];
+// x / d and x mod d of an affine x of one sign over the box (narrowed where it changes sign) are
+// affine where every coefficient is a multiple of d (a residue cut of the symbols makes them so
+// when the modulus is small), or where x stays within one multiple of d (then the quotient is
+// constant; the box is narrowed to such stretches).
+bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t x_index, std::uint32_t lanes,
+                                      std::uint64_t divisor, Division part, Coefficients& out) {
+  const Arg& x = in.srcs[x_index];
   const ScalarType type = in.opcode == Opcode::and_ ? ScalarType{TypeKind::u, in.type.bits} : in.type;
   const auto d = static_cast<Wide>(divisor);
   const auto x_form = [&](int lane, LaneForm& f) {
-    const std::uint64_t raw = source_value(0, lane);
+    const std::uint64_t raw = source_value(x_index, lane);
     return form_of(x, lane, type, f, &raw);
   };
+  // A signed shr rounds down (floor); div and rem round toward zero. Over a box where x keeps one
+  // sign, both are affine where d divides every step and constant within one period.
+  const bool floors = in.opcode == Opcode::shr && type.is_signed();
+  const auto quotient = [&](Wide v) { return floors && v < 0 ? -((-v + d - 1) / d) : v / d; };
   bool one_period = false;
   for (;;) {
     narrow_until([&] {
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
         LaneForm f;
-        if (!x_form(std::countr_zero(l), f) || f.lo < 0) return false;
+        if (!x_form(std::countr_zero(l), f) || (f.lo < 0 && f.hi >= 0)) return false;
       }
       return true;
     }, symbols_of(x));
@@ -582,10 +594,11 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::uint32_
       residue_cut(cut, modulus);
       continue;
     }
+    if (part == Division::masked) return false;  // within one period x & m is no affine form
     narrow_until([&] {
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
         LaneForm f;
-        if (!x_form(std::countr_zero(l), f) || f.lo < 0 || f.lo / d != f.hi / d) return false;
+        if (!x_form(std::countr_zero(l), f) || (f.lo < 0 && f.hi >= 0) || quotient(f.lo) != quotient(f.hi)) return false;
       }
       return true;
     }, symbols_of(x));
@@ -604,6 +617,7 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::uint32_
         case Division::quotient: out.lane[v][lane] = static_cast<std::uint64_t>(static_cast<std::int64_t>(q)); break;
         case Division::remainder: out.lane[v][lane] = one_period ? c.lane[v][lane] : 0; break;
         case Division::rounded_down: out.lane[v][lane] = static_cast<std::uint64_t>(static_cast<std::int64_t>(q * d)); break;
+        case Division::masked: out.lane[v][lane] = 0; break;  // x mod d is the same in every block: so is x & m
       }
     }
   }

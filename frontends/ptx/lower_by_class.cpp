@@ -43,13 +43,18 @@ void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
   WarpProgramMap map({options.grid.x, options.grid.y, options.grid.z}, warps_per_block);
   EmulatorOptions emulator_options = options.emulator;
   emulator_options.cancel = options.cancel;
+  emulator_options.report_place = options.report_place;
   tbb::enumerable_thread_specific<WarpEmulator> emulators(decoded, entry, options.grid, options.block, values, emulator_options);
   tbb::enumerable_thread_specific<TraceFolder> folders;
   std::vector<PendingClass> pending;
   for (std::int64_t w = warps_per_block; w-- > 0;) pending.push_back(PendingClass{w, map.root(w)});
   std::int64_t done = 0;
   while (!pending.empty()) {
-    if (options.cancel != nullptr && options.cancel->load()) throw Interrupted{};
+    if (options.cancel != nullptr && options.cancel->load()) {
+      const BlockBox& next = map.box(pending.back().node);
+      throw Interrupted{place_before(decoded, entry, next.dims[0].start, next.dims[1].start, next.dims[2].start,
+                                     pending.back().warp, done, done + static_cast<std::int64_t>(pending.size()))};
+    }
     // The most recently cut-off classes first (depth first), so the queue stays short.
     const std::size_t take = std::min(pending.size(), kClassesPerRound);
     std::vector<PendingClass> round(pending.end() - static_cast<std::ptrdiff_t>(take), pending.end());

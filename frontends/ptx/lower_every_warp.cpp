@@ -29,12 +29,17 @@ void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const s
   const std::int64_t chunk_count = (blocks + kBlocksPerChunk - 1) / kBlocksPerChunk;
   EmulatorOptions emulator_options = options.emulator;
   emulator_options.cancel = options.cancel;
+  emulator_options.report_place = options.report_place;
   tbb::enumerable_thread_specific<WarpEmulator> emulators(decoded, entry, options.grid, options.block, values, emulator_options);
   tbb::enumerable_thread_specific<TraceFolder> folders;
   std::vector<std::uint32_t> per_warp;
   per_warp.reserve(static_cast<std::size_t>(blocks * warps_per_block));
   for (std::int64_t first = 0; first < chunk_count; first += kChunksPerRound) {
-    if (options.cancel != nullptr && options.cancel->load()) throw Interrupted{};
+    if (options.cancel != nullptr && options.cancel->load()) {
+      const std::int64_t block = first * kBlocksPerChunk;  // the next to emulate, block-major
+      throw Interrupted{place_before(decoded, entry, block % options.grid.x, block / options.grid.x % options.grid.y,
+                                     block / (options.grid.x * options.grid.y), 0, block, blocks)};
+    }
     const std::int64_t end = std::min(chunk_count, first + kChunksPerRound);
     std::vector<ChunkResult> round(static_cast<std::size_t>(end - first));
     tbb::parallel_for(first, end, [&](std::int64_t c) {

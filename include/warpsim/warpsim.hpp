@@ -28,8 +28,12 @@ namespace warpsim {
 
 using Error = InputError;  // the one exception type: message and SourceLocation (file, line, column)
 
-// What a run stopped through Control::cancel throws (nothing was produced).
+// What a run stopped through Control::cancel throws (nothing was produced). A PTX lowering
+// stopped while emulating says where: the instruction (location) and the warp and loop (activity,
+// as Control::activity words it); elsewhere both are empty.
 struct Cancelled : std::exception {
+  SourceLocation location;
+  std::string activity;
   const char* what() const noexcept override { return "warpsim: the run was cancelled"; }
 };
 
@@ -45,6 +49,9 @@ struct Dim3 {
 struct Control {
   std::function<void(std::int64_t done, std::int64_t total)> progress;
   const std::atomic<bool>* cancel = nullptr;  // when set and true the run stops (Cancelled, or a stopped sweep)
+  // A PTX lowering's emulation, now and then from its worker threads: where a warp is, e.g. "warp 3
+  // of block (4,0,0), in the loop at line 120 (iteration 93102), at line 131".
+  std::function<void(const std::string& activity)> activity;
 };
 
 // Options of the PTX frontend (docs/ptx.md).

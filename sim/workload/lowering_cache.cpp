@@ -12,9 +12,9 @@ const std::shared_ptr<LoweringCache>& LoweringCache::process_wide() {
 }
 
 std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& options) {
-  // These options decide the result; `cancel` only stops the lowering and `reuse` is the lowering's
-  // own (LoweringOptions::sample_reuse).
-  static_assert(sizeof(ptx::EmulatorOptions) == 5 * sizeof(std::int64_t),
+  // These options decide the result; `cancel` only stops the lowering, `report_place` only reports
+  // and `reuse` is the lowering's own (LoweringOptions::sample_reuse).
+  static_assert(sizeof(ptx::EmulatorOptions) == 5 * sizeof(std::int64_t) + sizeof(std::function<void(int)>),
                 "a new emulator option changes what the lowering reads: add it to the key");
   std::string key;
   const auto text = [&](std::string_view s) { key.append(std::to_string(s.size())).append(":").append(s); };

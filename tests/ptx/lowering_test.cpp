@@ -4,7 +4,9 @@
 // params_test.cpp).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
+#include <optional>
 #include <tuple>
 
 #include "warpsim/ptx/cfg.hpp"
@@ -87,6 +89,75 @@ TEST(PtxLowering, LongLoopsStaySmall) {
   EXPECT_EQ(counts(k), (std::vector<Counts>{{1, mtx_mul_vec_loads(200003), 200003}}));
   // 41 ops: the pipe mixes and use distances tell apart some runs of equal length (40 without).
   EXPECT_LT(k.programs[0].program.ops().size(), 48u);
+}
+
+// Every 2^16 warp instructions the emulator says where it is: in mtx_mul_vec's unrolled loop
+// (its first instruction is line 59; 22 instructions an iteration), one warp, 2^15 iterations
+// emulated one by one (--emulate-all): the loop's header and a count that grows by about
+// 65536 / 22 between reports. A cancel set from the report stops the lowering there, and the
+// Interrupted it throws carries the same place.
+TEST(PtxLowering, ReportsThePlaceOfALongEmulationAndStopsThere) {
+  const Module module = load_ptx_file(kSource + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx");
+  LoweringOptions options;
+  options.grid = {1, 1, 1};
+  options.block = {32, 1, 1};
+  options.parameters = {{"0", "131072"}};
+  options.emulate_all = true;
+  options.sample_reuse = false;
+  std::vector<EmulationPlace> places;
+  std::atomic<bool> cancel{false};
+  options.cancel = &cancel;
+  options.report_place = [&](const EmulationPlace& p) {
+    places.push_back(p);
+    if (places.size() == 3) cancel = true;
+  };
+  std::optional<EmulationPlace> stopped;
+  try {
+    lower_kernel(module, options);
+  } catch (const Interrupted& stop) {
+    stopped = stop.place;
+  }
+  ASSERT_EQ(places.size(), 3u);
+  ASSERT_TRUE(stopped.has_value());
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    EXPECT_EQ(places[i].loop.line, 59);
+    EXPECT_GE(places[i].at.line, 59);
+    EXPECT_EQ(places[i].warp, 0);
+    if (i > 0) {
+      EXPECT_NEAR(static_cast<double>(places[i].iterations - places[i - 1].iterations), 65536.0 / 22, 2);
+    }
+  }
+  EXPECT_EQ(stopped->loop.line, 59);
+  EXPECT_EQ(stopped->iterations, places.back().iterations);
+  EXPECT_EQ(stopped->at.line, places.back().at.line);
+  EXPECT_EQ(describe(*stopped), "warp 0 of block (0,0,0), in the loop at line 59 (iteration " +
+                                    std::to_string(stopped->iterations + 1) + "), at line " +
+                                    std::to_string(stopped->at.line));
+}
+
+// Stopped between warp classes, the place is the next class's first block and warp, before the
+// kernel's first instruction, with the classes done so far.
+TEST(PtxLowering, StoppedBetweenClassesNamesTheNextOne) {
+  const Module module = load_ptx_file(kSource + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx");
+  LoweringOptions options;
+  options.grid = {4, 1, 1};
+  options.block = {64, 1, 1};
+  options.parameters = {{"0", "64"}};
+  std::atomic<bool> cancel{true};
+  options.cancel = &cancel;
+  try {
+    lower_kernel(module, options);
+    FAIL() << "not stopped";
+  } catch (const Interrupted& stop) {
+    ASSERT_TRUE(stop.place.has_value());
+    EXPECT_EQ(stop.place->done, 0);
+    EXPECT_GT(stop.place->known, 0);
+    EXPECT_EQ(stop.place->block_x, 0);
+    EXPECT_EQ(stop.place->loop.line, 0);
+    EXPECT_GT(stop.place->at.line, 0);
+    EXPECT_NE(describe(*stop.place).find(", before line " + std::to_string(stop.place->at.line) + ", after 0 of "),
+              std::string::npos);
+  }
 }
 
 // The paper's rule against a count by hand (the test below compares the lowering with its own

@@ -46,6 +46,7 @@ int run_search(const po::variables_map& v) {
   const BlockSizeSearch search = [&] {
     ProgressLine progress("block sizes", true);  // a search over a PTX kernel can take a while
     request.control = progress_control(progress);
+    start_time_limit(v);
     return search_block_size(request);
   }();
   print_warnings(search.warnings);

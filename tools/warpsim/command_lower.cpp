@@ -38,6 +38,7 @@ int run_lower(const Args& args) {
   const LowerResult result = [&] {
     ProgressLine progress("lowering", true);
     request.control = progress_control(progress);
+    start_time_limit(v);
     return lower(request);
   }();
   print_warnings(result.warnings);

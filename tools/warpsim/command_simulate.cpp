@@ -39,6 +39,7 @@ int run_simulate(const Args& args) {
   const SimulateResult result = [&] {
     ProgressLine progress("lowering", true);  // a PTX lowering that takes a while shows its progress
     request.control = progress_control(progress);
+    start_time_limit(v);
     return simulate(request);
   }();
   print_warnings(result.warnings);

@@ -72,7 +72,11 @@ int main(int argc, char** argv) {
                                 " (commands: " + command_names() + "; see warpsim --help)");
     }
     return command->second.run(warpsim::cli::Args(args.begin() + 1, args.end()));
-  } catch (const warpsim::Cancelled&) {  // Ctrl-C: the command wrote nothing yet
+  } catch (const warpsim::Cancelled& stop) {  // Ctrl-C or --max-seconds: the command wrote nothing yet
+    if (const std::optional<double> limit = warpsim::cli::time_limit_passed()) {
+      std::cerr << "warpsim: error: " << warpsim::cli::time_limit_message(stop, *limit) << '\n';
+      return 2;
+    }
     return warpsim::cli::report_interrupted();
   } catch (const warpsim::InputError& e) {
     std::cerr << "warpsim: error: " << e.describe() << '\n';

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace warpsim::cli {
@@ -11,6 +13,7 @@ namespace {
 
 std::atomic<bool> interrupted{false};
 std::atomic<std::int64_t> first_interrupt_ns{0};
+std::atomic<double> time_limit_s{0};  // set when --max-seconds has passed
 
 std::int64_t monotonic_ns() {  // clock_gettime is async-signal-safe
   timespec now{};
@@ -52,18 +55,34 @@ ProgressLine::~ProgressLine() {
 
 void ProgressLine::update(std::int64_t done, std::int64_t total) {
   if (!shown_) return;
-  const auto now = std::chrono::steady_clock::now();
+  const std::lock_guard lock(mutex_);
+  done_ = done;
+  total_ = total;
+  draw(std::chrono::steady_clock::now());
+}
+
+void ProgressLine::activity(const std::string& text) {
+  if (!shown_) return;
+  const std::lock_guard lock(mutex_);
+  activity_ = text;
+  draw(std::chrono::steady_clock::now());
+}
+
+void ProgressLine::draw(std::chrono::steady_clock::time_point now) {
+  const std::int64_t done = done_, total = total_;
   if (now - start_ < kQuietStart) return;
-  if (done < total && now - last_ < std::chrono::milliseconds(100)) return;  // at most 10 redraws a second
+  // At most 10 redraws a second, but the last count at once.
+  if ((done < total || total == 0) && now - last_ < std::chrono::milliseconds(100)) return;
   last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
   const double left = rate > 0 ? static_cast<double>(total - done) / rate : 0;
   constexpr int kWidth = 30;
   const int filled = total > 0 ? static_cast<int>(kWidth * done / total) : kWidth;
-  std::fprintf(stderr, "\r%s [%s%s] %3d%% %lld/%lld, %.0f/s, ETA %s  ", what_.c_str(), std::string(static_cast<std::size_t>(filled), '#').c_str(),
+  std::fprintf(stderr, "\r%s [%s%s] %3d%% %lld/%lld, %.0f/s, ETA %s%s%s\033[K", what_.c_str(), std::string(static_cast<std::size_t>(filled), '#').c_str(),
                std::string(static_cast<std::size_t>(kWidth - filled), ' ').c_str(), total > 0 ? static_cast<int>(100 * done / total) : 100,
-               static_cast<long long>(done), static_cast<long long>(total), rate, duration_text(left).c_str());
+               static_cast<long long>(done), static_cast<long long>(total), rate, duration_text(left).c_str(),
+               activity_.empty() ? "" : "; ", activity_.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }
@@ -79,7 +98,29 @@ int report_interrupted(const std::string& detail) {
 }
 
 Control progress_control(ProgressLine& line) {
-  return Control{[&line](std::int64_t done, std::int64_t total) { line.update(done, total); }, &interrupt_flag()};
+  return Control{[&line](std::int64_t done, std::int64_t total) { line.update(done, total); }, &interrupt_flag(),
+                 [&line](const std::string& text) { line.activity(text); }};
+}
+
+void stop_after(double seconds) {
+  std::thread([seconds] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    time_limit_s.store(seconds);
+    interrupted.store(true);  // the flag Ctrl-C sets: every run that takes Ctrl-C takes the limit
+  }).detach();  // the process ends with the command; the thread need not
+}
+
+std::string time_limit_message(const Cancelled& stop, double seconds) {
+  std::ostringstream text;
+  text << "stopped after " << seconds << " s (--max-seconds)";
+  if (!stop.activity.empty()) text << " while emulating " << stop.activity;
+  text << "; nothing written";
+  return InputError(stop.location, text.str()).describe();
+}
+
+std::optional<double> time_limit_passed() {
+  const double seconds = time_limit_s.load();
+  return seconds > 0 ? std::optional(seconds) : std::nullopt;
 }
 
 }  // namespace warpsim::cli

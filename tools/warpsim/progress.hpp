@@ -6,6 +6,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "warpsim/warpsim.hpp"
@@ -23,9 +25,16 @@ class ProgressLine {
   ProgressLine(std::string what, bool enabled);
   ~ProgressLine();  // ends the line
   void update(std::int64_t done, std::int64_t total);
+  // What the work is doing now ("warp 3 of block (4,0,0), in the loop at line 120 ..."), shown
+  // after the count; callable from any thread.
+  void activity(const std::string& text);
 
  private:
+  void draw(std::chrono::steady_clock::time_point now);  // with mutex_ held
+  std::mutex mutex_;
   std::string what_;
+  std::string activity_;
+  std::int64_t done_ = 0, total_ = 0;
   bool shown_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_;
@@ -38,6 +47,13 @@ const std::atomic<bool>& interrupt_flag();
 
 // What the facade takes for progress and Ctrl-C: `line`'s updates and the interrupt flag.
 Control progress_control(ProgressLine& line);
+
+// --max-seconds: after `seconds` the interrupt flag is set, as by Ctrl-C, and the run stops.
+void stop_after(double seconds);
+// The limit set by stop_after, when it has passed (the Cancelled the run throws is then its doing).
+std::optional<double> time_limit_passed();
+// "FILE:LINE:COL: stopped after S s (--max-seconds): warp 3 of block (4,0,0), in the loop at ..."
+std::string time_limit_message(const Cancelled& stop, double seconds);
 
 // The one line on stderr that says the run stopped on Ctrl-C: "warpsim: interrupted<detail>;
 // nothing written". Returns kInterruptedStatus.

@@ -1,5 +1,9 @@
 #include "ptx_options.hpp"
 
+#include <charconv>
+#include <cmath>
+
+#include "progress.hpp"
 #include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::cli {
@@ -17,7 +21,22 @@ void add_ptx_options(po::options_description& options) {
       ("emulate-all", "PTX: emulate every warp and loop iteration (the reference the fast lowering is checked against; "
                       "same result, slower)")
       ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
-      ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)");
+      ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)")
+      ("max-seconds", po::value<std::string>(),
+       "stop after S seconds with an error (exit 2) that names the PTX line, warp and loop the emulation was at "
+       "(default: no limit)");
+}
+
+void start_time_limit(const po::variables_map& v) {
+  if (!v.count("max-seconds")) return;
+  const std::string text = v["max-seconds"].as<std::string>();
+  double seconds = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(seconds) || seconds <= 0 ||
+      seconds > 1e9) {
+    throw InputError("--max-seconds " + quote_for_message(text) + ": expected seconds, more than 0 and at most 10^9");
+  }
+  stop_after(seconds);
 }
 
 PtxOptions ptx_options(const po::variables_map& v) {

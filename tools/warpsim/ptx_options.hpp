@@ -10,8 +10,12 @@ namespace warpsim::cli {
 
 bool is_ptx_path(const std::string& path);
 
-// --kernel, --unknown-trips, --unknown-branch, --max-steps, --emulate-all, --load-cycles, --store-cycles.
+// --kernel, --unknown-trips, --unknown-branch, --max-steps, --emulate-all, --load-cycles, --store-cycles,
+// --max-seconds.
 void add_ptx_options(po::options_description& options);
+// --max-seconds, when given: the run stops after so long (progress.hpp's stop_after). Call it
+// just before the work, after every other option was read.
+void start_time_limit(const po::variables_map& values);
 // Those options as the facade takes them.
 PtxOptions ptx_options(const po::variables_map& values);
 

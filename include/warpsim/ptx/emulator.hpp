@@ -9,6 +9,7 @@
 #include <memory>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "warpsim/ptx/cfg.hpp"
+#include "warpsim/ptx/emulation_place.hpp"
 #include "warpsim/ptx/instruction_sink.hpp"
 #include "warpsim/ptx/kernel_ir.hpp"
 #include "warpsim/ptx/trace_folder.hpp"
@@ -58,11 +60,15 @@ struct EmulatorOptions {
   UnknownBranchPolicy unknown_branch = UnknownBranchPolicy::fallthrough;
   std::int64_t max_steps_per_warp = std::int64_t{1} << 28;  // warp instructions
   const std::atomic<bool>* cancel = nullptr;                 // stop (throw Interrupted) when set
+  // Called every 2^16 warp instructions of a warp, from the thread emulating it, with where it is.
+  std::function<void(const EmulationPlace&)> report_place;
   const ReuseTable* reuse = nullptr;  // when set, each global/local Access carries its instruction's reuse
 };
 
-// Thrown when EmulatorOptions::cancel was set.
-struct Interrupted {};
+// Thrown when EmulatorOptions::cancel was set: where the emulation was, when a warp was running.
+struct Interrupted {
+  std::optional<EmulationPlace> place;
+};
 
 // Receives, in a concrete run, the distinct 32-byte sectors (sorted) of each global or local access
 // whose addresses are all known (reuse_sampler.hpp).
@@ -150,6 +156,8 @@ class WarpEmulator {
   void note_unknown_branch(const DecodedInstruction& in);
   void note_generic_as_global(const DecodedInstruction& in, Access& access);
   void copy_param(std::int32_t from, std::int32_t to);
+  void note_backward_branch(std::uint32_t target);
+  EmulationPlace place(std::uint32_t pc) const;  // of the current frame's instruction `pc`
   // Which of `unknown` lanes take the branch at `pc` of the current frame.
   std::uint32_t unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown);
 
@@ -190,9 +198,11 @@ class WarpEmulator {
   void capture_sources(const DecodedInstruction& in);
   void propagate(const DecodedInstruction& in, std::uint32_t executing);
   bool propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out);
-  enum class Division : std::uint8_t { quotient, remainder, rounded_down };  // floor(x/d), x mod d, d floor(x/d)
-  bool propagate_division(const DecodedInstruction& in, std::uint32_t lanes, std::uint64_t divisor, Division part,
-                          Coefficients& out);
+  // floor(x/d), x mod d, d floor(x/d), and x & m for a mask m below d (constant where x mod d is).
+  enum class Division : std::uint8_t { quotient, remainder, rounded_down, masked };
+  // x is source `x_index` of `in`.
+  bool propagate_division(const DecodedInstruction& in, std::size_t x_index, std::uint32_t lanes, std::uint64_t divisor,
+                          Division part, Coefficients& out);
   std::uint64_t source_value(std::size_t i, int lane) const;  // captured before the instruction ran
   void period_hint(int symbol, std::int64_t period);
 
@@ -257,6 +267,11 @@ class WarpEmulator {
   std::vector<LoopTracker> trackers_;
   std::vector<LoopRun> runs_;   // innermost last
   std::int64_t steps_ = 0;
+  // The innermost loop so far (EmulationPlace): its header and how often in a row it was entered again.
+  std::uint32_t loop_function_ = 0;
+  std::uint32_t loop_header_ = kNoLoop;
+  std::int64_t loop_iterations_ = 0;
+  static constexpr std::uint32_t kNoLoop = ~std::uint32_t{0};
   std::array<std::array<std::uint64_t, 32>, 4> captured_{};  // source values before the instruction
 
   const DecodedModule& module_;

@@ -77,6 +77,8 @@ struct LoweringOptions {
   // Called now and then from the lowering's own thread with the work done and the work known so
   // far (in warp classes or blocks); for a progress line.
   std::function<void(std::int64_t done, std::int64_t total)> progress;
+  // Called every 2^16 warp instructions of a warp, from the thread emulating it: where it is.
+  std::function<void(const EmulationPlace&)> report_place;
   // When set and true, the lowering stops with an Interrupted exception (emulator.hpp).
   const std::atomic<bool>* cancel = nullptr;
 };
