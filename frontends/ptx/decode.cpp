@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -144,7 +145,8 @@ class ModuleDecoder {
  public:
   explicit ModuleDecoder(const Module& module) : module_(module) { result_.file = module.file; }
 
-  DecodedModule run() {
+  // Every function, or (entry given) the entry and what it calls, transitively.
+  DecodedModule run(std::optional<std::uint32_t> entry = std::nullopt) {
     // A name can be declared (a prototype) before it is defined: calls go to the definition.
     for (std::size_t i = 0; i < module_.functions.size(); ++i) {
       const auto [it, inserted] = function_index_.emplace(module_.functions[i].name, static_cast<std::uint32_t>(i));
@@ -160,7 +162,23 @@ class ModuleDecoder {
       for (const Declaration& r : f.returns) decoded.return_slots.push_back(add_param_slot(r));
       result_.functions.push_back(std::move(decoded));
     }
-    for (std::size_t i = 0; i < module_.functions.size(); ++i) decode_function(module_.functions[i], result_.functions[i]);
+    if (!entry) {
+      for (std::size_t i = 0; i < module_.functions.size(); ++i) decode_function(module_.functions[i], result_.functions[i]);
+      return std::move(result_);
+    }
+    std::vector<bool> decoded(module_.functions.size(), false);
+    std::vector<std::uint32_t> pending{*entry};
+    decoded[*entry] = true;
+    while (!pending.empty()) {
+      const std::uint32_t f = pending.back();
+      pending.pop_back();
+      decode_function(module_.functions[f], result_.functions[f]);
+      for (const DecodedInstruction& in : result_.functions[f].code) {
+        if (in.opcode != Opcode::call || in.target >= decoded.size() || decoded[in.target]) continue;
+        decoded[in.target] = true;
+        pending.push_back(in.target);
+      }
+    }
     return std::move(result_);
   }
 
@@ -783,5 +801,7 @@ std::int64_t declaration_bytes(const Declaration& d) {
 }
 
 DecodedModule decode_module(const Module& module) { return ModuleDecoder(module).run(); }
+
+DecodedModule decode_kernel(const Module& module, std::uint32_t entry) { return ModuleDecoder(module).run(entry); }
 
 }  // namespace warpsim::ptx

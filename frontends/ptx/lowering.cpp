@@ -79,7 +79,7 @@ std::uint32_t select_kernel(const Module& module, const std::string& name) {
 LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options) {
   // Mistakes in the file first, then in the flags.
   const std::uint32_t entry = select_kernel(module, options.kernel);
-  DecodedModule decoded = decode_module(module);
+  DecodedModule decoded = decode_kernel(module, entry);
   if (options.merge_shared_loads) merge_shared_loads(decoded);  // what ptxas does before the GPU runs it
   check_launch(options);
   const Function& function = module.functions[entry];

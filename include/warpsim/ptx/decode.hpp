@@ -13,6 +13,12 @@ namespace warpsim::ptx {
 // reported in `warnings`.
 DecodedModule decode_module(const Module& module);
 
+// The same for one kernel: function `entry` and, transitively, every function it calls; the
+// others keep their name and parameter slots but no code (a Thrust or CUB build holds hundreds of
+// kernels, and lowering one need not decode them all). Errors in functions the kernel never calls
+// are not reported.
+DecodedModule decode_kernel(const Module& module, std::uint32_t entry);
+
 // Bytes a declared variable takes: element size x vector width x array dimensions (an unsized
 // `[]` dimension counts as 1).
 std::int64_t declaration_bytes(const Declaration& d);
