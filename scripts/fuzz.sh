@@ -5,15 +5,18 @@
 # fuzz/seeds/<kind>/ and fuzz/regressions/<target>/). Two modes (docs/fuzzing.md):
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]          short run (CI): every target, 15 s each by default
-#   scripts/fuzz.sh --long [SECONDS_PER_TARGET]   long run: the PTX fuzzers, 600 s each by default
+#   scripts/fuzz.sh --long [SECONDS_PER_TARGET]   long run (before a release): every target, the
+#                                                 PTX ones SECONDS each (default 600), the others a
+#                                                 fifth of it (at least 60 s)
 #   FUZZ_MODE=long scripts/fuzz.sh [SECONDS]      the same as --long
 #
 # Environment: FUZZ_TARGETS="ptx_parser_fuzzer kp_fuzzer" runs only those targets (either mode).
-# The long run differs from the short one in its defaults (600 s, the two PTX targets), in
-# -max_len (FUZZ_MAX_LEN, default 131072, twice the largest seed, so real PTX files fit) and in
-# what it prints per target:
-# executions, executions per second, inputs added, peak memory, seconds run and findings. It also
-# writes that table to build/fuzz/long-run.txt.
+# The long run differs from the short one in its durations, in -max_len (FUZZ_MAX_LEN, default
+# 131072, twice the largest seed, so real PTX files fit), in its seeds (the PTX targets also get
+# every PTX file of the public-suite corpus, scripts/corpus.sh, found in FUZZ_PTX_CORPUS, default
+# build/corpus/ptx, when it is there) and in what it prints per target: executions, executions per
+# second, inputs added, peak memory, seconds run and findings. It also writes that table to
+# build/fuzz/long-run.txt.
 # Exits non-zero when a fuzzer finds a crash, sanitizer report, timeout, leak or out-of-memory;
 # the reproducer (crash-*, timeout-*, leak-*, oom-*) is left in build/fuzz/findings/<target>/.
 # libFuzzer stops a target at its first finding; the run goes on with the next target.
@@ -35,17 +38,15 @@ case "$mode" in
 esac
 [ $# -le 1 ] || usage
 
-ptx_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer)
 all_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer profiler_import_fuzzer point_list_fuzzer expression_fuzzer app_fuzzer pipe_table_fuzzer)
 if [ "$mode" = long ]; then
   seconds="${1:-600}"
   max_len="${FUZZ_MAX_LEN:-131072}"
-  default_targets=("${ptx_targets[@]}")
 else
   seconds="${1:-15}"
   max_len=65536
-  default_targets=("${all_targets[@]}")
 fi
+default_targets=("${all_targets[@]}")
 case "$seconds" in
   '' | *[!0-9]*) usage ;;
 esac
@@ -55,6 +56,7 @@ esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+ptx_corpus="${FUZZ_PTX_CORPUS:-$root/build/corpus/ptx}"
 
 read -r -a targets <<< "${FUZZ_TARGETS:-${default_targets[*]}}"
 
@@ -82,12 +84,25 @@ for target in "${targets[@]}"; do
   # A copy of the seeds: the fuzzer writes new inputs into its first corpus folder.
   "$root/scripts/fuzz-corpus.sh" "$target" "$corpus" >/dev/null
   extra=()
+  target_seconds="$seconds"
   case "$target" in
     ptx_*) extra+=("-dict=$root/fuzz/ptx.dict") ;;
+    *) [ "$mode" = long ] && target_seconds=$(( seconds / 5 > 60 ? seconds / 5 : 60 )) ;;
   esac
+  corpus_seeds=0
+  if [ "$mode" = long ] && [[ "$target" == ptx_* ]] && [ -d "$ptx_corpus" ]; then
+    # The public suites' real PTX (scripts/corpus.sh), named by content so reruns add nothing twice.
+    while IFS= read -r -d '' file; do
+      [ "$(stat -c %s "$file")" -le "$max_len" ] || continue
+      cp "$file" "$corpus/corpus-$(sha1sum "$file" | cut -c1-16).ptx"
+      corpus_seeds=$((corpus_seeds + 1))
+    done < <(find "$ptx_corpus" -name '*.ptx' -print0)
+  fi
   before="$(ls -1 "$findings" | wc -l)"
 
-  echo "fuzz: $target for ${seconds}s ($mode run)"
+  from_corpus=""
+  [ "$corpus_seeds" -eq 0 ] || from_corpus=", with $corpus_seeds PTX files of $ptx_corpus"
+  echo "fuzz: $target for ${target_seconds}s ($mode run$from_corpus)"
   status=0
   started=$SECONDS
   # -timeout: one input running longer is a hang (a finding). -error_exitcode/-timeout_exitcode
@@ -95,7 +110,7 @@ for target in "${targets[@]}"; do
   # the foreground: the machine has 2 cores.
   ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
   UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-    "$binary" "$corpus" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+    "$binary" "$corpus" -max_total_time="$target_seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" \
       >"$log" 2>&1 || status=$?
   elapsed=$((SECONDS - started))
@@ -118,11 +133,13 @@ for target in "${targets[@]}"; do
 done
 
 echo
-echo "fuzz: ${seconds}s per target ($mode run)"
+durations="${seconds}s per target"
+[ "$mode" = long ] && durations="${seconds}s per PTX target, $(( seconds / 5 > 60 ? seconds / 5 : 60 ))s per other target"
+echo "fuzz: $durations ($mode run)"
 printf '  %s\n' "${summary[@]}"
 if [ "$mode" = long ]; then
   {
-    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), long run, ${seconds}s per target, -max_len=$max_len, $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), long run, $durations, -max_len=$max_len, $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
     printf '  %s\n' "${summary[@]}"
   } >"$build/long-run.txt"
   echo "fuzz: summary in build/fuzz/long-run.txt"

@@ -29,7 +29,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -38,25 +37,12 @@ import warpsim_binary
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validate_public_lib as lib  # noqa: E402
 import validate_public_recipes as recipes_mod  # noqa: E402
+from public_repos import log, repository_at, run, write_region  # noqa: E402
 from validate_public_lib import Fail, TimedOut  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS_BEGIN = "<!-- validate-public:begin (written by scripts/validate-public.sh --write-docs) -->"
 DOCS_END = "<!-- validate-public:end -->"
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    except subprocess.TimeoutExpired as e:
-        raise TimedOut(f"`{Path(cmd[0]).name} {cmd[1] if len(cmd) > 1 else ''}` took longer than {e.timeout:g} s") from None
-    if p.returncode != 0:
-        raise Fail(f"`{' '.join(map(str, cmd))}` failed (exit {p.returncode}): {p.stderr.strip()[:2000]}")
-    return p
 
 
 def find_warpsim(given: str | None) -> str:
@@ -67,45 +53,8 @@ def find_warpsim(given: str | None) -> str:
     return found
 
 
-# --- Repositories and PTX -----------------------------------------------------------------------
 
-def local_copy(repos: Path | None, repository: str) -> Path | None:
-    """A git repository for OWNER/NAME under --repos: DIR/OWNER/NAME, DIR/OWNER+NAME (or its
-    repo/ folder, as the tool library's mirrors are), or DIR/NAME."""
-    if repos is None:
-        return None
-    owner, name = repository.split("/", 1)
-    for c in (repos / owner / name, repos / f"{owner}+{name}" / "repo", repos / f"{owner}+{name}", repos / name):
-        if c.is_dir() and subprocess.run(["git", "-C", str(c), "rev-parse", "--git-dir"],
-                                         capture_output=True).returncode == 0:
-            return c
-    return None
-
-
-def repository_at(repository: str, commit: str, repos: Path | None, out: Path) -> Path:
-    """OUT/src/OWNER+NAME@COMMIT: the repository's files at the commit (git archive)."""
-    dest = out / "src" / f"{repository.replace('/', '+')}@{commit[:12]}"
-    if (dest / ".complete").is_file():
-        return dest
-    git_dir = local_copy(repos, repository)
-    if git_dir is None:
-        git_dir = out / "repos" / repository.replace("/", "+")
-        if not git_dir.is_dir():
-            log(f"validate-public: cloning https://github.com/{repository}")
-            run(["git", "clone", "--quiet", "--filter=blob:none", "--no-checkout",
-                 f"https://github.com/{repository}", str(git_dir)])
-    if subprocess.run(["git", "-C", str(git_dir), "cat-file", "-e", f"{commit}^{{commit}}"],
-                      capture_output=True).returncode != 0:
-        raise Fail(f"{git_dir}: commit {commit} of {repository} is not there (fetch it, or give a full copy with --repos)")
-    shutil.rmtree(dest, ignore_errors=True)
-    dest.mkdir(parents=True)
-    archive = subprocess.Popen(["git", "-C", str(git_dir), "archive", "--format=tar", commit], stdout=subprocess.PIPE)
-    run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout)
-    if archive.wait() != 0:
-        raise Fail(f"git archive of {repository} at {commit} failed")
-    (dest / ".complete").write_text(commit + "\n")
-    return dest
-
+# --- PTX ----------------------------------------------------------------------------------------
 
 def translation_unit(src: Path, kernels: list[recipes_mod.Kernel], file: str, tu_dir: Path) -> Path:
     """The file to give nvcc: a .cu as it is, or ours that includes a header between the
@@ -228,15 +177,6 @@ def tables(points: list[dict], planned: list[recipes_mod.Planned], stand_ins: di
     return out
 
 
-def write_docs(path: Path, text: list[str]) -> None:
-    doc = path.read_text()
-    if DOCS_BEGIN not in doc or DOCS_END not in doc:
-        raise Fail(f"{path}: no {DOCS_BEGIN} ... {DOCS_END} region to write the tables into")
-    head, rest = doc.split(DOCS_BEGIN, 1)
-    _, tail = rest.split(DOCS_END, 1)
-    path.write_text(head + DOCS_BEGIN + "\n" + "\n".join(text) + "\n" + DOCS_END + tail)
-
-
 def charts(warpsim: str, points: list[dict], out: Path) -> None:
     """`warpsim evaluate`'s ratio charts: one experiment per GPU and family, rows along x."""
     pred, meas = out / "evaluate-predicted.csv", out / "evaluate-measured.csv"
@@ -348,7 +288,7 @@ def main(argv: list[str]) -> int:
     if not args.no_charts and points:
         charts(warpsim, points, args.out)
     if args.write_docs:
-        write_docs(args.write_docs, text)
+        write_region(args.write_docs, DOCS_BEGIN, DOCS_END, text)
     log(f"validate-public: wrote {args.out / 'results.csv'}, {args.out / 'tables.md'}"
         + ("" if args.no_charts else f", charts under {args.out / 'charts'}"))
     print("\n".join(text))  # the summary line last
