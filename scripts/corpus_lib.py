@@ -132,7 +132,7 @@ def classify(returncode: int | None, timed_out: bool) -> str:
     return "refused" if returncode == 2 else "failed"
 
 
-def first_line(text: str, limit: int = 300) -> str:
+def first_line(text: str, limit: int = 2000) -> str:
     lines = [line for line in text.splitlines() if line.strip()]
     return lines[-1][:limit] if lines else ""
 
@@ -186,7 +186,9 @@ def markdown(results: Sequence[dict], not_built: int, timeout: float, slow: floa
     reasons: dict[str, int] = {}
     for r in results:
         if r["outcome"] == "refused":
-            key = re.sub(r"\d+", "N", re.sub(r"^.*?error: (?:[^:]*:\d+(?::\d+)?: )?", "", r["message"]))[:110]
+            what = re.sub(r"^.*?error: (?:[^:]*:\d+(?::\d+)?: )?", "", r["message"])
+            what = re.sub(r"^kernel .+? (declares|parameter|has) ", r"kernel K \1 ", what)  # C++ names run long
+            key = re.sub(r"\d+", "N", what)[:110]
             reasons[key] = reasons.get(key, 0) + 1
     if reasons:
         out += ["Refusals by message (numbers replaced by N):", "", "| kernels | message |", "|---|---|"]

@@ -132,7 +132,7 @@ class Outcomes(unittest.TestCase):
         self.assertIn("| 0.050 | 1.500 | 1.500 | 1.500 | 1 | 1 |", text)  # median, 90th, 99th (nearest rank), slowest, >1 s, >0.1 s
         self.assertIn("| s | b | f.cu | `d` | still running after 10 s (stopped) |", text)
         self.assertIn("| s | b | f.cu | `b` | 1.50 |", text)
-        self.assertIn("| 1 | kernel c parameter N (x, int) has no value |", text)  # location dropped, numbers N
+        self.assertIn("| 1 | kernel K parameter N (x, int) has no value |", text)  # location, name dropped, numbers N
         self.assertIn("2 equal", text)
         self.assertTrue(text.endswith(lib.summary_line(self.rows())))
 
