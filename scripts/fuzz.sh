@@ -93,7 +93,7 @@ for target in "${targets[@]}"; do
   if [ "$mode" = long ] && [[ "$target" == ptx_* ]] && [ -d "$ptx_corpus" ]; then
     # The public suites' real PTX (scripts/corpus.sh), named by content so reruns add nothing twice.
     while IFS= read -r -d '' file; do
-      [ "$(stat -c %s "$file")" -le "$max_len" ] || continue
+      [ "$(wc -c < "$file")" -le "$max_len" ] || continue
       cp "$file" "$corpus/corpus-$(sha1sum "$file" | cut -c1-16).ptx"
       corpus_seeds=$((corpus_seeds + 1))
     done < <(find "$ptx_corpus" -name '*.ptx' -print0)
