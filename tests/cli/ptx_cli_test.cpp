@@ -174,30 +174,29 @@ TEST(PtxCli, InterruptedSimulatePrintsNothing) {
 // --max-seconds: a located one-line error (exit 2) that names the warp and the loop the
 // emulation was in, nothing on stdout. One warp, mtx_mul_vec's loop 10^8 times, one iteration
 // after the other: far more than half a second by construction.
+// A run stopped by --max-seconds: exit 2, nothing on stdout, one line on stderr matching `pattern`.
+void expect_stopped(const Result& r, const std::string& pattern) {
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(std::regex_match(r.err, std::regex(pattern))) << r.err;
+}
+
 TEST(PtxCli, MaxSecondsStopsWithTheLoopItWasIn) {
   const Result r = run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 32 --param 0=100000000 "
                                "--emulate-all --max-seconds 0.5");
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_TRUE(std::regex_match(r.err, std::regex("warpsim: error: workloads/mtx_mul_vec/mtx_mul_vec\\.ptx:[0-9]+:2: "
+  expect_stopped(r, ("warpsim: error: workloads/mtx_mul_vec/mtx_mul_vec\\.ptx:[0-9]+:2: "
                                                  "stopped after 0\\.5 s \\(--max-seconds\\) while emulating warp 0 "
                                                  "of block \\(0,0,0\\), in the loop at line 59 \\(iteration [0-9]+\\), "
-                                                 "at line [0-9]+; nothing written\n")))
-      << r.err;
+                                                 "at line [0-9]+; nothing written\n"));
 }
 
 // The same limit on simulate over many warps, and a limit not reached changes nothing.
 TEST(PtxCli, MaxSecondsOnSimulate) {
   std::string args = "simulate --gpu rtx2060 --tp 5 --tm 31";
   for (const std::string& a : kLongLowering) args += " " + a;
-  const Result stopped = run_warpsim(args + " --max-seconds 0.2");
-  EXPECT_EQ(stopped.status, 2) << stopped.err;
-  EXPECT_EQ(stopped.out, "");
-  EXPECT_TRUE(std::regex_match(stopped.err, std::regex("warpsim: error: workloads/mtx_mul_vec/mtx_mul_vec\\.ptx:[0-9]+:"
-                                                       "[0-9]+: stopped after 0\\.2 s \\(--max-seconds\\) while "
-                                                       "emulating warp [0-9]+ of block \\([0-9]+,0,0\\), [^\n]*; "
-                                                       "nothing written\n")))
-      << stopped.err;
+  expect_stopped(run_warpsim(args + " --max-seconds 0.2"),
+                 "warpsim: error: workloads/mtx_mul_vec/mtx_mul_vec\\.ptx:[0-9]+:[0-9]+: stopped after 0\\.2 s "
+                 "\\(--max-seconds\\) while emulating warp [0-9]+ of block \\([0-9]+,0,0\\), [^\n]*; nothing written\n");
   const std::string small = "simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx --gpu rtx2060 --grid 2 --block 64 --tp 5 "
                             "--tm 31 --param 0=128";
   const Result plain = run_warpsim(small);

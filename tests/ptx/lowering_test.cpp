@@ -96,17 +96,23 @@ TEST(PtxLowering, LongLoopsStaySmall) {
 // emulated one by one (--emulate-all): the loop's header and a count that grows by about
 // 65536 / 22 between reports. A cancel set from the report stops the lowering there, and the
 // Interrupted it throws carries the same place.
+// mtx_mul_vec's launch with n = `n`, stopped when `cancel` is set.
+LoweringOptions mtx_mul_vec_launch(Dim3 grid, Dim3 block, const std::string& n, const std::atomic<bool>& cancel) {
+  LoweringOptions options;
+  options.grid = grid;
+  options.block = block;
+  options.parameters = {{"0", n}};
+  options.cancel = &cancel;
+  return options;
+}
+
 TEST(PtxLowering, ReportsThePlaceOfALongEmulationAndStopsThere) {
   const Module module = load_ptx_file(kSource + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx");
-  LoweringOptions options;
-  options.grid = {1, 1, 1};
-  options.block = {32, 1, 1};
-  options.parameters = {{"0", "131072"}};
+  std::atomic<bool> cancel{false};
+  LoweringOptions options = mtx_mul_vec_launch({1, 1, 1}, {32, 1, 1}, "131072", cancel);
   options.emulate_all = true;
   options.sample_reuse = false;
   std::vector<EmulationPlace> places;
-  std::atomic<bool> cancel{false};
-  options.cancel = &cancel;
   options.report_place = [&](const EmulationPlace& p) {
     places.push_back(p);
     if (places.size() == 3) cancel = true;
@@ -139,12 +145,8 @@ TEST(PtxLowering, ReportsThePlaceOfALongEmulationAndStopsThere) {
 // kernel's first instruction, with the classes done so far.
 TEST(PtxLowering, StoppedBetweenClassesNamesTheNextOne) {
   const Module module = load_ptx_file(kSource + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx");
-  LoweringOptions options;
-  options.grid = {4, 1, 1};
-  options.block = {64, 1, 1};
-  options.parameters = {{"0", "64"}};
-  std::atomic<bool> cancel{true};
-  options.cancel = &cancel;
+  const std::atomic<bool> cancel{true};
+  const LoweringOptions options = mtx_mul_vec_launch({4, 1, 1}, {64, 1, 1}, "64", cancel);
   try {
     lower_kernel(module, options);
     FAIL() << "not stopped";
