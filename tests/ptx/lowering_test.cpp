@@ -91,11 +91,6 @@ TEST(PtxLowering, LongLoopsStaySmall) {
   EXPECT_LT(k.programs[0].program.ops().size(), 48u);
 }
 
-// Every 2^16 warp instructions the emulator says where it is: in mtx_mul_vec's unrolled loop
-// (its first instruction is line 59; 22 instructions an iteration), one warp, 2^15 iterations
-// emulated one by one (--emulate-all): the loop's header and a count that grows by about
-// 65536 / 22 between reports. A cancel set from the report stops the lowering there, and the
-// Interrupted it throws carries the same place.
 // mtx_mul_vec's launch with n = `n`, stopped when `cancel` is set.
 LoweringOptions mtx_mul_vec_launch(Dim3 grid, Dim3 block, const std::string& n, const std::atomic<bool>& cancel) {
   LoweringOptions options;
@@ -106,6 +101,11 @@ LoweringOptions mtx_mul_vec_launch(Dim3 grid, Dim3 block, const std::string& n, 
   return options;
 }
 
+// Every 2^16 warp instructions the emulator says where it is: in mtx_mul_vec's unrolled loop
+// (its first instruction is line 59; 22 instructions an iteration), one warp, 2^15 iterations
+// emulated one by one (--emulate-all): the loop's header and a count that grows by about
+// 65536 / 22 between reports. A cancel set from the report stops the lowering there, and the
+// Interrupted it throws carries the same place.
 TEST(PtxLowering, ReportsThePlaceOfALongEmulationAndStopsThere) {
   const Module module = load_ptx_file(kSource + "/workloads/mtx_mul_vec/mtx_mul_vec.ptx");
   std::atomic<bool> cancel{false};
