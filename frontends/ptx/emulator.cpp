@@ -375,9 +375,9 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         const std::uint32_t taken = gtrue | unknown_lanes_taking(e.pc, gunknown);
         const std::uint32_t target = in.opcode == Opcode::bra ? in.target : exit_pc;
         const std::uint32_t fall = e.pc + 1;
-        if (taken != 0 && target <= e.pc) note_backward_branch(target);
+        const bool backwards = target <= e.pc;
+        if (taken != 0 && backwards) note_backward_branch(target);
         if (taken == active) {
-          const bool backwards = target <= e.pc;
           e.pc = target;
           if (backwards && folder_ != nullptr) loop_arrival();
         } else if (taken == 0) {
