@@ -10,7 +10,8 @@ Each run is timed whole process and classified predicted (exit 0), refused (exit
 one-line error) or failed (an internal error, a crash, or still running at --timeout). With
 --check-emulate-all S, every predicted kernel is run again with --emulate-all (limit S seconds)
 and the two cycle counts compared; a difference counts as failed. Writes OUT/results.csv (every
-kernel, full precision), OUT/tables.md, and prints as its last line
+kernel, full precision; OUT/results.partial.csv while it runs), OUT/tables.md, and prints as its
+last line
 
     corpus: N kernels, P predicted, R refused, F failed, slowest S s
 
@@ -200,19 +201,25 @@ def main(argv: list[str]) -> int:
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.run_jobs))
     results = []
     futures = [pool.submit(predict_kernel, args, warpsim, job) for job in jobs]
-    for n, f in enumerate(concurrent.futures.as_completed(futures), 1):
-        results.append(f.result())
-        if n % 100 == 0 or n == len(futures):
-            log(f"corpus: {n} of {len(futures)} kernels run")
+    # Each row as it comes, so that a run stopped early leaves what it did.
+    with open(args.out / "results.partial.csv", "w", newline="") as partial:
+        w = csv.DictWriter(partial, fieldnames=FIELDS)
+        w.writeheader()
+        for n, f in enumerate(concurrent.futures.as_completed(futures), 1):
+            results.append(f.result())
+            w.writerow({**results[-1], "seconds": repr(results[-1]["seconds"])})
+            partial.flush()
+            if n % 100 == 0 or n == len(futures):
+                log(f"corpus: {n} of {len(futures)} kernels run")
     pool.shutdown()
     results.sort(key=lambda r: (r["suite"], r["build"], r["file"], r["kernel"]))
 
-    args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "results.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         for r in results:
             w.writerow({**r, "seconds": repr(r["seconds"])})
+    (args.out / "results.partial.csv").unlink()
     commits = ", ".join(f"{s['name']} ({s['repository']} @ {s['commit'][:10]})" for s in suites)
     text = [f"Suites: {commits}. Launch: `--gpu {args.gpu} --grid {args.grid} --block {args.block} "
             f"--model {args.model} --ptxas none`, integers 256, floats 1.0; builds: "
