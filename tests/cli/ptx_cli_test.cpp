@@ -173,7 +173,8 @@ TEST(PtxCli, InterruptedSimulatePrintsNothing) {
 
 // --max-seconds: a located one-line error (exit 2) that names the warp and the loop the
 // emulation was in, nothing on stdout. One warp, mtx_mul_vec's loop 10^8 times, one iteration
-// after the other: far more than half a second by construction.
+// after the other: hours by construction. 3 s, so that even a sanitizer build (which once took
+// more than 0.5 s to reach the first warp) is inside the loop when the limit comes.
 // A run stopped by --max-seconds: exit 2, nothing on stdout, one line on stderr matching `pattern`.
 void expect_stopped(const Result& r, const std::string& pattern) {
   EXPECT_EQ(r.status, 2) << r.err;
@@ -183,9 +184,9 @@ void expect_stopped(const Result& r, const std::string& pattern) {
 
 TEST(PtxCli, MaxSecondsStopsWithTheLoopItWasIn) {
   const Result r = run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 1 --block 32 --param 0=100000000 "
-                               "--emulate-all --max-seconds 0.5");
+                               "--emulate-all --max-seconds 3");
   expect_stopped(r, ("warpsim: error: workloads/mtx_mul_vec/mtx_mul_vec\\.ptx:[0-9]+:2: "
-                                                 "stopped after 0\\.5 s \\(--max-seconds\\) while emulating warp 0 "
+                                                 "stopped after 3 s \\(--max-seconds\\) while emulating warp 0 "
                                                  "of block \\(0,0,0\\), in the loop at line 59 \\(iteration [0-9]+\\), "
                                                  "at line [0-9]+; nothing written\n"));
 }
