@@ -152,7 +152,8 @@ Cancelled cancelled(const ptx::Interrupted& stop, const std::string& file) {
   Cancelled c;
   c.location.file = file;
   if (stop.place) {
-    c.location = SourceLocation{file, stop.place->at.line, stop.place->at.column};
+    c.location.line = stop.place->at.line;
+    c.location.column = stop.place->at.column;
     c.activity = describe(*stop.place);
   }
   return c;
