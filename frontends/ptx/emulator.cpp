@@ -724,7 +724,7 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
         if (s.offset == in.address.offset) target = &s;
       }
       if (target == nullptr) {
-        slots.push_back(Slot{in.address.offset, {}, 0});
+        slots.emplace_back().offset = in.address.offset;
         target = &slots.back();
       }
       const std::uint32_t known = known_of(a) & gtrue;

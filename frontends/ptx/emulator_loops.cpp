@@ -259,6 +259,14 @@ void WarpEmulator::drop_run() {
     c.symbols &= ~bit;
     if (c.symbols == 0) clear_coefficients(r);
   }
+  for (auto& [id, slots] : param_store_) {
+    for (Slot& s : slots) {
+      if (!s.coefficients || (s.coefficients->symbols & bit) == 0) continue;
+      s.coefficients->lane[static_cast<std::size_t>(symbol)].fill(0);
+      s.coefficients->symbols &= ~bit;
+      if (s.coefficients->symbols == 0) s.coefficients.reset();
+    }
+  }
   symbols_[static_cast<std::size_t>(symbol)] = Symbol{};
   live_ &= ~bit;
   allocated_ &= ~bit;

@@ -244,8 +244,13 @@ void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, st
   switch (in.opcode) {
     case Opcode::brx: case Opcode::vote: case Opcode::alloca: fix_sources(0, in.srcs.size()); return;
     case Opcode::shfl: fix_sources(1, 3); return;  // the lane operands; the value is propagated
-    case Opcode::st:
-      if (in.space == StateSpace::param) fix_sources(0, in.srcs.size());  // the param space keeps plain values
+    case Opcode::st:  // a param slot keeps the value's coefficients, not an untracked variation
+      if (in.space == StateSpace::param) {
+        for (const Arg& a : in.srcs) {
+          const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(base + a.reg) : nullptr;
+          if (in.srcs.size() != 1 || (c != nullptr && c->poisoned)) fix_all(symbols_of(a));
+        }
+      }
       break;
     case Opcode::setp: case Opcode::set: case Opcode::min: case Opcode::max: {
       bool relevant = false;
@@ -343,13 +348,52 @@ std::uint32_t WarpEmulator::nonzero_symbols(const Coefficients& c) {
   return symbols;
 }
 
+WarpEmulator::Slot* WarpEmulator::stored_param(const DecodedInstruction& in) {
+  const auto slots = param_store_.find(in.address.param_slot);
+  if (slots == param_store_.end()) return nullptr;
+  for (Slot& s : slots->second) {
+    if (s.offset == in.address.offset) return &s;
+  }
+  return nullptr;
+}
+
+void WarpEmulator::store_param_coefficients(const DecodedInstruction& in, std::uint32_t executing) {
+  Slot* slot = stored_param(in);
+  if (slot == nullptr || in.srcs.size() != 1) return;
+  const Arg& a = in.srcs[0];
+  const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(frames_.back().register_base + a.reg) : nullptr;
+  if (c == nullptr && !slot->coefficients) return;
+  Coefficients merged = slot->coefficients.value_or(Coefficients{});
+  for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+    for (std::uint32_t l = executing; l != 0; l &= l - 1) {
+      const auto lane = static_cast<std::size_t>(std::countr_zero(l));
+      merged.lane[v][lane] = c != nullptr ? c->lane[v][lane] : 0;
+    }
+  }
+  merged.symbols = nonzero_symbols(merged);
+  if (merged.symbols == 0) {
+    slot->coefficients.reset();
+  } else {
+    slot->coefficients = merged;
+    slot->coefficient_bits = static_cast<std::uint8_t>(width(in.type));
+  }
+}
+
 void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executing) {
   const Frame& frame = frames_.back();
   const std::size_t base = frame.register_base;
+  if (in.opcode == Opcode::st && in.space == StateSpace::param) {
+    store_param_coefficients(in, executing);
+    return;
+  }
   bool any_tainted = false;
   for (const Arg& s : in.srcs) any_tainted = any_tainted || (s.kind == Arg::Kind::reg && tainted(base + s.reg));
   const bool loads = in.opcode == Opcode::ld || in.opcode == Opcode::ldu || in.opcode == Opcode::atom;
   if (loads && in.space != StateSpace::param) any_tainted = false;  // the result is a loaded (unknown) value
+  // An argument or return value read back as wide as it was stored keeps its coefficients.
+  const Slot* passed = loads && in.space == StateSpace::param ? stored_param(in) : nullptr;
+  if (passed != nullptr && (!passed->coefficients || passed->coefficient_bits != width(in.type))) passed = nullptr;
+  if (passed != nullptr) any_tainted = true;
   bool dst_has_coefficients = false;
   for (const Arg& d : in.dsts) dst_has_coefficients = dst_has_coefficients || (d.kind == Arg::Kind::reg && coefficient_slot_[base + d.reg] >= 0);
   if (!any_tainted && !dst_has_coefficients) return;
@@ -363,7 +407,11 @@ void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executi
   const bool compares = in.opcode == Opcode::setp || in.opcode == Opcode::set || in.opcode == Opcode::min ||
                         in.opcode == Opcode::max;
   bool affine = !any_tainted;  // untainted sources: coefficients zero
-  if (any_tainted && compares && relevant) {
+  if (passed != nullptr) {
+    result = *passed->coefficients;
+    involved = result.symbols;
+    affine = true;
+  } else if (any_tainted && compares && relevant) {
     affine = in.opcode == Opcode::setp || in.opcode == Opcode::set || propagate_affine(in, executing, result);
   } else if (any_tainted && !compares && in.dsts.size() == 1) {
     affine = propagate_affine(in, executing, result);
@@ -477,6 +525,34 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
       });
       return true;
     }
+    case Opcode::or_: case Opcode::xor_: {
+      // nvcc joins bit fields with `or`: where one side is a multiple of 2^k over the whole box and
+      // the other stays in [0, 2^k), no bit is set in both, and x | y = x ^ y = x + y.
+      if (in.srcs.size() != 2 || in.type.kind == TypeKind::pred) return false;
+      const ScalarType type{TypeKind::u, in.type.bits};
+      const auto disjoint = [&](std::size_t high, std::size_t low) {
+        for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+          const int lane = std::countr_zero(l);
+          const std::uint64_t raw_high = source_value(high, lane), raw_low = source_value(low, lane);
+          LaneForm h, w;
+          if (!form_of(in.srcs[high], lane, type, h, &raw_high) || !form_of(in.srcs[low], lane, type, w, &raw_low)) return false;
+          auto bits_used = static_cast<std::uint64_t>(h.c);
+          for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+            if ((live_ >> v) & 1) bits_used |= static_cast<std::uint64_t>(h.b[v]);
+          }
+          const int k = bits_used == 0 ? bits : std::countr_zero(bits_used);
+          if (w.lo < 0 || (k < bits && w.hi >= (Wide{1} << k))) return false;
+        }
+        return true;
+      };
+      const auto joins = [&] { return disjoint(0, 1) || disjoint(1, 0); };
+      // A value that matters is worth a smaller box (until a shifted index stops wrapping, say);
+      // another is poisoned instead, as before.
+      if (relevant_[frames_.back().function][in.dsts[0].reg]) narrow_until(joins, symbols_of(in.srcs[0]) | symbols_of(in.srcs[1]));
+      if (!joins()) return false;
+      combine([&](std::size_t v, std::size_t lane) { return at(0, v, lane) + at(1, v, lane); });
+      return true;
+    }
     case Opcode::cvt: {
       const ScalarType from = in.src_type, to = in.type;
       if (from.is_float() || to.is_float() || from.kind == TypeKind::pred || in.text.find(".sat") != std::string::npos) return false;
@@ -522,6 +598,7 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
         if (source_value(k, std::countr_zero(l)) != d0) return false;
       }
       std::uint64_t divisor = truncate(d0, bits);
+      std::uint64_t period = 0;  // 0: the divisor
       Division part = in.opcode == Opcode::rem ? Division::remainder : Division::quotient;
       if (in.opcode == Opcode::shr) {
         if (divisor >= static_cast<std::uint64_t>(bits) || divisor > 62) return false;
@@ -535,6 +612,7 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
           divisor = low + 1;
           part = Division::rounded_down;
         } else if (divisor != 0 && divisor < (std::uint64_t{1} << 61)) {
+          period = std::uint64_t{1} << std::countr_zero(divisor);  // x & m is constant where x / 2^(its lowest bit) is
           divisor = std::bit_floor(divisor) << 1;  // any other mask reads only x mod 2^(its top bit + 1)
           part = Division::masked;
         } else {
@@ -542,7 +620,7 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
         }
       }
       if (divisor == 0 || divisor > (std::uint64_t{1} << 62)) return false;
-      return propagate_division(in, x_index, lanes, divisor, part, out);
+      return propagate_division(in, x_index, lanes, divisor, period == 0 ? divisor : period, part, out);
     }
     default: return false;
   }
@@ -553,7 +631,7 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
 // when the modulus is small), or where x stays within one multiple of d (then the quotient is
 // constant; the box is narrowed to such stretches).
 bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t x_index, std::uint32_t lanes,
-                                      std::uint64_t divisor, Division part, Coefficients& out) {
+                                      std::uint64_t divisor, std::uint64_t period, Division part, Coefficients& out) {
   const Arg& x = in.srcs[x_index];
   const ScalarType type = in.opcode == Opcode::and_ ? ScalarType{TypeKind::u, in.type.bits} : in.type;
   const auto d = static_cast<Wide>(divisor);
@@ -564,7 +642,8 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
   // A signed shr rounds down (floor); div and rem round toward zero. Over a box where x keeps one
   // sign, both are affine where d divides every step and constant within one period.
   const bool floors = in.opcode == Opcode::shr && type.is_signed();
-  const auto quotient = [&](Wide v) { return floors && v < 0 ? -((-v + d - 1) / d) : v / d; };
+  const auto p = static_cast<Wide>(period);
+  const auto period_of = [&](Wide v) { return floors && v < 0 ? -((-v + p - 1) / p) : v / p; };
   bool one_period = false;
   for (;;) {
     narrow_until([&] {
@@ -594,11 +673,10 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
       residue_cut(cut, modulus);
       continue;
     }
-    if (part == Division::masked) return false;  // within one period x & m is no affine form
     narrow_until([&] {
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
         LaneForm f;
-        if (!x_form(std::countr_zero(l), f) || (f.lo < 0 && f.hi >= 0) || quotient(f.lo) != quotient(f.hi)) return false;
+        if (!x_form(std::countr_zero(l), f) || (f.lo < 0 && f.hi >= 0) || period_of(f.lo) != period_of(f.hi)) return false;
       }
       return true;
     }, symbols_of(x));
@@ -617,7 +695,8 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
         case Division::quotient: out.lane[v][lane] = static_cast<std::uint64_t>(static_cast<std::int64_t>(q)); break;
         case Division::remainder: out.lane[v][lane] = one_period ? c.lane[v][lane] : 0; break;
         case Division::rounded_down: out.lane[v][lane] = static_cast<std::uint64_t>(static_cast<std::int64_t>(q * d)); break;
-        case Division::masked: out.lane[v][lane] = 0; break;  // x mod d is the same in every block: so is x & m
+        // x mod d is the same in every block, or (one period) every bit of x the mask reads is.
+        case Division::masked: out.lane[v][lane] = 0; break;
       }
     }
   }

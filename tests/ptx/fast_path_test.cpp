@@ -166,6 +166,21 @@ TEST(PtxFastPath, RealSizesNeedFewClasses) {
   EXPECT_EQ(saxpy.programs[0].program.dynamic_counts().stores, 1024);
 }
 
+// A persistent kernel's tile fields (tests/ptx/cases/tile_fields.cu): a mask on high bits, bit
+// fields joined with `or` and indices passed to non-inlined functions stay affine over a box, so
+// the classes are those of the 64 columns' residues (every warp of every block before).
+TEST(PtxFastPath, TileFieldsStayInClasses) {
+  const Module tiles = load_ptx_file(kSource + "/tests/ptx/cases/tile_fields.sm_80.ptx");
+  LoweringOptions o;
+  o.kernel = "_Z11tile_fieldsPKfPfji";
+  o.grid = {1024, 1, 1};
+  o.block = {256, 1, 1};
+  o.parameters = {{"2", "1024"}, {"3", "2048"}};
+  EXPECT_EQ(expect_same(tiles, o, "tile_fields 1024 tiles"), 64 * 8);
+  o.parameters = {{"2", "5000"}, {"3", "2000"}};  // several tiles per block; rows 2000 floats apart
+  EXPECT_LT(expect_same(tiles, o, "tile_fields 5000 tiles"), 1024 * 8);
+}
+
 // A launch beyond 2^22 warps and up to CUDA's grid limit lowers, in bounded memory.
 TEST(PtxFastPath, AnyLegalLaunch) {
   const Module module = load_ptx_file(kSource + "/workloads/vector_ops/vector_ops.ptx");

@@ -123,13 +123,6 @@ class WarpEmulator {
   void observe_sectors(SectorObserver* observer) { sector_observer_ = observer; }
 
  private:
-  // A value stored in the param space (call arguments and return values), per lane.
-  struct Slot {
-    std::int64_t offset = 0;
-    std::array<std::uint64_t, 32> values{};
-    std::uint32_t known = 0;
-    bool operator==(const Slot&) const = default;
-  };
   struct StackEntry {
     std::uint32_t pc = 0;
     std::uint32_t reconverge = 0;  // pop when pc reaches it
@@ -166,6 +159,17 @@ class WarpEmulator {
     std::uint32_t symbols = 0;  // symbols with a nonzero coefficient in some lane
     bool poisoned = false;      // varies over the symbols in a way not tracked (irrelevant registers only)
     std::array<std::array<std::uint64_t, 32>, kMaxSymbols> lane{};  // per index step, modulo 2^64
+    bool operator==(const Coefficients&) const = default;
+  };
+  // A value stored in the param space (call arguments and return values), per lane, with how it
+  // varies over the symbols (class runs), so an index passed to a function stays affine.
+  struct Slot {
+    std::int64_t offset = 0;
+    std::array<std::uint64_t, 32> values{};
+    std::uint32_t known = 0;
+    std::optional<Coefficients> coefficients;  // of a value stored `coefficient_bits` wide
+    std::uint8_t coefficient_bits = 0;
+    bool operator==(const Slot&) const = default;
   };
   struct Symbol {
     bool loop = false;
@@ -197,12 +201,15 @@ class WarpEmulator {
   static std::uint32_t nonzero_symbols(const Coefficients& c);  // symbols with a nonzero coefficient in some lane
   void capture_sources(const DecodedInstruction& in);
   void propagate(const DecodedInstruction& in, std::uint32_t executing);
+  Slot* stored_param(const DecodedInstruction& in);  // the slot a param ld/st addresses, if stored
+  void store_param_coefficients(const DecodedInstruction& in, std::uint32_t executing);
   bool propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out);
   // floor(x/d), x mod d, d floor(x/d), and x & m for a mask m below d (constant where x mod d is).
   enum class Division : std::uint8_t { quotient, remainder, rounded_down, masked };
-  // x is source `x_index` of `in`.
+  // x is source `x_index` of `in`. Where x stays within one multiple of `period` (the divisor, or
+  // a mask's lowest bit) over the box, the result is constant.
   bool propagate_division(const DecodedInstruction& in, std::size_t x_index, std::uint32_t lanes, std::uint64_t divisor,
-                          Division part, Coefficients& out);
+                          std::uint64_t period, Division part, Coefficients& out);
   std::uint64_t source_value(std::size_t i, int lane) const;  // captured before the instruction ran
   void period_hint(int symbol, std::int64_t period);
 
