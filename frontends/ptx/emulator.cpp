@@ -174,14 +174,15 @@ WarpEmulator::WarpEmulator(const DecodedModule& module, std::uint32_t entry, Dim
     : module_(module), entry_(entry), grid_(grid), block_(block), param_values_(std::move(param_values)),
       options_(options) {
   cfgs_.reserve(module.functions.size());
+  relevant_ = relevant_registers(module);
   for (const DecodedFunction& f : module.functions) {
     cfgs_.emplace_back(f);
-    relevant_.push_back(relevant_registers(f));
-    std::vector<std::uint32_t> list;
+    relevant_list_.emplace_back();
+    std::vector<std::uint32_t>& list = relevant_list_.back();
+    const std::vector<bool>& relevant = relevant_[relevant_list_.size() - 1];
     for (std::uint32_t r = 0; r < f.register_count; ++r) {
-      if (relevant_.back()[r]) list.push_back(r);
+      if (relevant[r]) list.push_back(r);
     }
-    relevant_list_.push_back(std::move(list));
   }
 }
 

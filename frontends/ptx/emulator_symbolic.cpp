@@ -244,10 +244,11 @@ void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, st
   switch (in.opcode) {
     case Opcode::brx: case Opcode::vote: case Opcode::alloca: fix_sources(0, in.srcs.size()); return;
     case Opcode::shfl: fix_sources(1, 3); return;  // the lane operands; the value is propagated
-    case Opcode::st:  // a param slot keeps the value's coefficients, not an untracked variation
+    case Opcode::st:  // a param slot keeps a scalar's coefficients; what it cannot keep is fixed where it matters
       if (in.space == StateSpace::param) {
         for (const Arg& a : in.srcs) {
-          const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(base + a.reg) : nullptr;
+          if (a.kind != Arg::Kind::reg || !relevant_[frames_.back().function][a.reg]) continue;
+          const Coefficients* c = coefficients(base + a.reg);
           if (in.srcs.size() != 1 || (c != nullptr && c->poisoned)) fix_all(symbols_of(a));
         }
       }
@@ -371,6 +372,8 @@ void WarpEmulator::store_param_coefficients(const DecodedInstruction& in, std::u
     }
   }
   merged.symbols = nonzero_symbols(merged);
+  merged.poisoned = (c != nullptr && c->poisoned) || (slot->coefficients && slot->coefficients->poisoned && executing != 0xFFFFFFFFu);
+  if (merged.poisoned) merged.symbols |= (c != nullptr ? c->symbols : 0) | (slot->coefficients ? slot->coefficients->symbols : 0);
   if (merged.symbols == 0) {
     slot->coefficients.reset();
   } else {
@@ -410,7 +413,8 @@ void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executi
   if (passed != nullptr) {
     result = *passed->coefficients;
     involved = result.symbols;
-    affine = true;
+    affine = !result.poisoned;  // else fixed or poisoned below, as any value not followed
+    result.poisoned = false;
   } else if (any_tainted && compares && relevant) {
     affine = in.opcode == Opcode::setp || in.opcode == Opcode::set || propagate_affine(in, executing, result);
   } else if (any_tainted && !compares && in.dsts.size() == 1) {

@@ -232,12 +232,29 @@ TEST(PtxParameters, ValuesMustFitTheirType) {
 }
 
 // A kernel whose parameters each reach the warp's instruction stream one way, or not at all:
-// 0 a loop bound through arithmetic, 1 arithmetic only, 2 a shfl lane, 3 a call argument, 4 its
-// address taken, 5 a store's guard, 6 a store's address, 7 nothing.
+// 0 a loop bound through arithmetic, 1 arithmetic only, 2 a shfl lane, 3 a call argument the
+// callee branches on, 4 its address taken, 5 a store's guard, 6 a store's address, 7 nothing (an
+// argument of a function that returns it to a caller which never reads the result).
 const char* const kReaches = R"(.version 8.0
 .target sm_75
 .address_size 64
-.func f(.param .b32 f_param_0) { ret; }
+.func f(.param .b32 f_param_0)
+{
+ .reg .pred %q<2>;
+ .reg .b32 %a<2>;
+ ld.param.b32 %a1, [f_param_0];
+ setp.eq.s32 %q1, %a1, 0;
+ @%q1 bra $L__f_done;
+$L__f_done:
+ ret;
+}
+.func (.param .b32 g_retval) g(.param .b32 g_param_0)
+{
+ .reg .b32 %a<2>;
+ ld.param.b32 %a1, [g_param_0];
+ st.param.b32 [g_retval], %a1;
+ ret;
+}
 .visible .entry k(.param .u32 k_param_0, .param .f32 k_param_1, .param .u32 k_param_2, .param .u32 k_param_3,
                   .param .u32 k_param_4, .param .u32 k_param_5, .param .u32 k_param_6, .param .u32 k_param_7)
 {
@@ -272,6 +289,13 @@ $L__loop:
  st.param.b32 [param0], %r3;
  call.uni f, (param0);
  }
+ {
+ .param .b32 param0;
+ .param .b32 retval0;
+ st.param.b32 [param0], %r10;
+ call.uni (retval0), g, (param0);
+ ld.param.b32 %r11, [retval0];
+ }
  ret;
 }
 )";
@@ -296,6 +320,22 @@ TEST(PtxParameters, OnlyParametersThatSteerTheWarpNeedAValue) {
   EXPECT_FALSE(destination_relevant("mul.f32"));            // a stored value
   EXPECT_FALSE(destination_relevant("cvt.rn.f32.u32"));     // that value's input
   EXPECT_FALSE(destination_relevant("shfl.sync.idx.b32"));  // its result is unused; its operands count
+
+  // Across calls: f branches on its argument, g hands its argument back to a caller that drops it.
+  const std::vector<std::vector<bool>> across = relevant_registers(decoded);
+  const auto loaded_argument_relevant = [&](const std::string& name) {
+    for (std::size_t f = 0; f < decoded.functions.size(); ++f) {
+      if (decoded.functions[f].name != name) continue;
+      for (const DecodedInstruction& in : decoded.functions[f].code) {
+        if (in.text == "ld.param.b32") return static_cast<bool>(across[f].at(in.dsts.at(0).reg));
+      }
+    }
+    ADD_FAILURE() << "no argument load in " << name;
+    return false;
+  };
+  EXPECT_TRUE(loaded_argument_relevant("f"));
+  EXPECT_FALSE(loaded_argument_relevant("g"));
+  EXPECT_TRUE(relevant_registers(decoded.functions[1])[1]);  // one function alone: a return value counts
 
   const ParameterEntries all_needed{{"0", "3"}, {"2", "1"}, {"3", "1"}, {"4", "1"}, {"5", "1"}, {"6", "1"}};
   const BoundParameters b = bind_parameters(module, decoded, entry, all_needed);

@@ -19,8 +19,15 @@ namespace warpsim::ptx {
 // Linear in the function's size. Indexed by register number, size function.register_count.
 std::vector<bool> relevant_registers(const DecodedFunction& function);
 
+// The same for every function of `module` (indexed like module.functions), with a value stored
+// to the param space counted only where what reads it back counts: an argument where the callee
+// reads that parameter into a relevant register (or takes its address), a return value where a
+// caller reads it so; arguments of calls the emulator does not follow (external, indirect) not
+// at all. A fixed point over the call graph (recursion included).
+std::vector<std::vector<bool>> relevant_registers(const DecodedModule& module);
+
 // needed[i] is true when kernel parameter i of `module.functions[entry]` is read into a relevant
-// register, or its address is taken (`mov %rd1, k_param_0;`), which the analysis does not follow.
+// register (relevant_registers(module)), or its address is taken (`mov %rd1, k_param_0;`), which the analysis does not follow.
 std::vector<bool> needed_parameters(const DecodedModule& module, std::uint32_t entry);
 
 }  // namespace warpsim::ptx
