@@ -293,7 +293,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
   live_ = 0;
   allocated_ = (1u << kBlockSymbols) - 1;
   for (int d = 0; d < kBlockSymbols; ++d) {
-    symbols_[static_cast<std::size_t>(d)] = Symbol{false, d, box.dims[static_cast<std::size_t>(d)].count};
+    symbols_[static_cast<std::size_t>(d)] = Symbol{false, d, box.dims[static_cast<std::size_t>(d)].count, 1, 0};
     if (box.dims[static_cast<std::size_t>(d)].count > 1) live_ |= 1u << d;
   }
   std::fill(coefficient_slot_.begin(), coefficient_slot_.end(), -1);

@@ -158,7 +158,7 @@ bool WarpEmulator::start_run(std::size_t tracker) {
   while ((allocated_ >> symbol) & 1) ++symbol;
   allocated_ |= 1u << symbol;
   live_ |= 1u << symbol;
-  symbols_[static_cast<std::size_t>(symbol)] = Symbol{true, 0, kLoopSymbolCount};
+  symbols_[static_cast<std::size_t>(symbol)] = Symbol{true, 0, kLoopSymbolCount, 1, 0};
   for (std::size_t i = 0; i < list.size(); ++i) {
     bool moves = false;
     for (std::size_t lane = 0; lane < 32; ++lane) moves = moves || run.delta[i * 32 + lane] != 0;

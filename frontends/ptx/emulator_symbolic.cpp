@@ -132,7 +132,9 @@ void WarpEmulator::narrow(int symbol, std::int64_t count, SplitKind kind) {
   Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
 
   if (count >= s.count) return;
-  if (!s.loop) splits_->push_back(ClassSplit{kind, s.dim, kind == SplitKind::each ? s.count : count});
+  if (s.restart_modulus > 0) throw RestartClass{ClassSplit{SplitKind::residue, s.dim, s.restart_modulus}};
+  if (!s.loop && s.step == 1) splits_->push_back(ClassSplit{kind, s.dim, kind == SplitKind::each ? s.count : count});
+  if (!s.loop && s.step > 1) splits_->push_back(ClassSplit{SplitKind::prefix, s.dim, count * s.step});  // every low digit
   s.count = count;
   if (count <= 1) live_ &= ~(1u << symbol);
 }
@@ -143,16 +145,60 @@ void WarpEmulator::fix_all(std::uint32_t symbols) {
   for (std::uint32_t m = symbols & live_; m != 0; m &= m - 1) fix(std::countr_zero(m));
 }
 
-void WarpEmulator::residue_cut(int symbol, std::int64_t modulus) {
+void WarpEmulator::residue_cut(int symbol, std::int64_t modulus, bool may_reshape) {
   const Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
   if (s.loop) {
     period_hint(symbol, modulus);
     fix(symbol);
+  } else if (s.restart_modulus > 0) {
+    throw RestartClass{ClassSplit{SplitKind::residue, s.dim, s.restart_modulus}};
   } else if (modulus > kLargestResidueCut || modulus >= s.count) {
     fix(symbol);
-  } else {
-    throw RestartClass{ClassSplit{SplitKind::residue, s.dim, modulus}};
+  } else if (!(may_reshape && s.step == 1 && s.count % modulus == 0 && reshape(symbol, modulus))) {
+    throw RestartClass{ClassSplit{SplitKind::residue, s.dim, modulus * s.step}};
   }
+}
+
+// A division by d of an index i over n blocks (d dividing n) is i = r + d q: the quotient q and
+// the remainder r are affine in two digits where they are not in i. The class goes on with both
+// digits; only narrowing the low one falls back to the residue cut.
+bool WarpEmulator::reshape(int symbol, std::int64_t modulus) {
+  int digit = kBlockSymbols;
+  while (digit < kMaxSymbols && ((allocated_ >> digit) & 1) != 0) ++digit;
+  if (digit >= kMaxSymbols) return false;
+  allocated_ |= 1u << digit;
+  live_ |= 1u << digit;
+  Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
+  symbols_[static_cast<std::size_t>(digit)] = Symbol{false, s.dim, modulus, s.step, modulus * s.step};
+  s.count /= modulus;
+  s.step *= modulus;
+  for (Coefficients& c : coefficient_pool_) substitute(c, symbol, digit, modulus);
+  const auto in_slots = [&](std::unordered_map<std::int32_t, std::vector<Slot>>& store) {
+    for (auto& [id, slots] : store) {
+      for (Slot& slot : slots) {
+        if (slot.coefficients) substitute(*slot.coefficients, symbol, digit, modulus);
+      }
+    }
+  };
+  const auto in_snapshot = [&](LoopSnapshot& snapshot) {
+    for (auto& [position, c] : snapshot.coefficients) substitute(c, symbol, digit, modulus);
+    in_slots(snapshot.param_store);
+  };
+  in_slots(param_store_);
+  for (LoopTracker& t : trackers_) in_snapshot(t.snapshot);
+  for (LoopRun& run : runs_) in_snapshot(run.start);
+  return true;
+}
+
+void WarpEmulator::substitute(Coefficients& c, int symbol, int digit, std::int64_t modulus) const {
+  if (((c.symbols >> symbol) & 1) == 0) return;
+  auto& high = c.lane[static_cast<std::size_t>(symbol)];
+  auto& low = c.lane[static_cast<std::size_t>(digit)];
+  for (std::size_t lane = 0; lane < 32; ++lane) {
+    low[lane] = high[lane];
+    high[lane] *= static_cast<std::uint64_t>(modulus);
+  }
+  c.symbols |= 1u << digit;
 }
 
 // Narrows the live symbols among `involved` until `uniform()` holds, keeping the first block
@@ -189,14 +235,18 @@ void WarpEmulator::narrow_until(Uniform uniform, std::uint32_t involved) {
       narrowed = true;
     }
     if (narrowed) continue;
+    // Loops first (innermost), then the block symbol with the fewest indices; a low digit last
+    // (fixing it restarts the class).
     int pick = -1;
-    for (int v = kMaxSymbols - 1; v >= kBlockSymbols && pick < 0; --v) {
-      if ((candidates >> v) & 1) pick = v;
+    for (int v = kMaxSymbols - 1; v >= 0 && pick < 0; --v) {
+      if (((candidates >> v) & 1) != 0 && symbols_[static_cast<std::size_t>(v)].loop) pick = v;
     }
-    for (int v = 0; v < kBlockSymbols && pick < 0; ++v) {
-      if (((candidates >> v) & 1) == 0) continue;
-      if (pick < 0 || symbols_[static_cast<std::size_t>(v)].count < symbols_[static_cast<std::size_t>(pick)].count) pick = v;
+    for (int v = 0; v < kMaxSymbols && pick < 0; ++v) {
+      const Symbol& s = symbols_[static_cast<std::size_t>(v)];
+      if (((candidates >> v) & 1) == 0 || s.restart_modulus > 0) continue;
+      if (pick < 0 || s.count < symbols_[static_cast<std::size_t>(pick)].count) pick = v;
     }
+    if (pick < 0) pick = std::countr_zero(candidates);
     fix(pick);
   }
 }
@@ -530,26 +580,36 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
       return true;
     }
     case Opcode::or_: case Opcode::xor_: {
-      // nvcc joins bit fields with `or`: where one side is a multiple of 2^k over the whole box and
-      // the other stays in [0, 2^k), no bit is set in both, and x | y = x ^ y = x + y.
+      // nvcc joins bit fields with `or`: where no bit can be set on both sides anywhere in the box,
+      // x | y = x ^ y = x + y. A side that varies sets at most the bits from the lowest its value
+      // and steps share up to the top of its range; a side that does not, exactly its own.
       if (in.srcs.size() != 2 || in.type.kind == TypeKind::pred) return false;
       const ScalarType type{TypeKind::u, in.type.bits};
-      const auto disjoint = [&](std::size_t high, std::size_t low) {
+      const auto possible_bits = [&](std::size_t i, int lane, std::uint64_t& bits_out) {
+        const std::uint64_t raw = source_value(i, lane);
+        LaneForm f;
+        if (!form_of(in.srcs[i], lane, type, f, &raw)) return false;
+        auto used = static_cast<std::uint64_t>(f.c);
+        for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+          if ((live_ >> v) & 1) used |= static_cast<std::uint64_t>(f.b[v]);
+        }
+        if (f.lo == f.hi) {
+          bits_out = static_cast<std::uint64_t>(f.c);
+          return true;
+        }
+        const auto top = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(f.hi)));  // every value is below 2^top
+        const std::uint64_t below_top = top >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << top) - 1;
+        bits_out = below_top & ~((std::uint64_t{1} << std::countr_zero(used)) - 1);
+        return true;
+      };
+      const auto joins = [&] {
         for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
           const int lane = std::countr_zero(l);
-          const std::uint64_t raw_high = source_value(high, lane), raw_low = source_value(low, lane);
-          LaneForm h, w;
-          if (!form_of(in.srcs[high], lane, type, h, &raw_high) || !form_of(in.srcs[low], lane, type, w, &raw_low)) return false;
-          auto bits_used = static_cast<std::uint64_t>(h.c);
-          for (std::size_t v = 0; v < kMaxSymbols; ++v) {
-            if ((live_ >> v) & 1) bits_used |= static_cast<std::uint64_t>(h.b[v]);
-          }
-          const int k = bits_used == 0 ? bits : std::countr_zero(bits_used);
-          if (w.lo < 0 || (k < bits && w.hi >= (Wide{1} << k))) return false;
+          std::uint64_t x = 0, y = 0;
+          if (!possible_bits(0, lane, x) || !possible_bits(1, lane, y) || (x & y) != 0) return false;
         }
         return true;
       };
-      const auto joins = [&] { return disjoint(0, 1) || disjoint(1, 0); };
       // A value that matters is worth a smaller box (until a shifted index stops wrapping, say);
       // another is poisoned instead, as before.
       if (relevant_[frames_.back().function][in.dsts[0].reg]) narrow_until(joins, symbols_of(in.srcs[0]) | symbols_of(in.srcs[1]));
@@ -617,8 +677,9 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
           part = Division::rounded_down;
         } else if (divisor != 0 && divisor < (std::uint64_t{1} << 61)) {
           period = std::uint64_t{1} << std::countr_zero(divisor);  // x & m is constant where x / 2^(its lowest bit) is
+          const std::uint64_t run = divisor >> std::countr_zero(divisor);
+          part = (run & (run + 1)) == 0 ? Division::field : Division::masked;
           divisor = std::bit_floor(divisor) << 1;  // any other mask reads only x mod 2^(its top bit + 1)
-          part = Division::masked;
         } else {
           return false;
         }
@@ -648,7 +709,28 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
   const bool floors = in.opcode == Opcode::shr && type.is_signed();
   const auto p = static_cast<Wide>(period);
   const auto period_of = [&](Wide v) { return floors && v < 0 ? -((-v + p - 1) / p) : v / p; };
-  bool one_period = false;
+  // x = A + B with B a multiple of d in every block (the symbols whose steps d divides) and A
+  // (the rest) within one period: then B / d is the quotient's variation, A the remainder's.
+  // With a dimension split into digits (reshape), a tile index i / 64 and i % 64 are so.
+  // A bit field (x & 0b111000) moves with A where A stays within one period of d and its steps
+  // keep the bits below the field: `step` divides them.
+  const auto floor_div = [](Wide v, Wide by) { return v >= 0 ? v / by : -((-v + by - 1) / by); };
+  const auto rest_within = [&](Wide period_length, Wide step) {
+    for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
+      LaneForm f;
+      if (!x_form(std::countr_zero(l), f) || (!floors && f.lo < 0)) return false;
+      Wide lo = f.c, hi = f.c;
+      for (std::size_t v = 0; v < kMaxSymbols; ++v) {
+        if (((live_ >> v) & 1) == 0 || f.b[v] % d == 0) continue;
+        if (f.b[v] % step != 0) return false;
+        const Wide span = f.b[v] * static_cast<Wide>(symbols_[v].count - 1);
+        (span < 0 ? lo : hi) += span;
+      }
+      if (floor_div(lo, period_length) != floor_div(hi, period_length)) return false;
+    }
+    return true;
+  };
+  bool one_period = false, mixed = false, field_moves = false;
   for (;;) {
     narrow_until([&] {
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
@@ -673,8 +755,16 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
       }
     }
     if (cut < 0) break;
+    if (part == Division::field && rest_within(d, p)) {
+      mixed = field_moves = true;
+      break;
+    }
+    if (rest_within(p, 1)) {
+      mixed = true;
+      break;
+    }
     if (modulus <= kLargestResidueCut) {
-      residue_cut(cut, modulus);
+      residue_cut(cut, modulus, true);
       continue;
     }
     narrow_until([&] {
@@ -694,13 +784,15 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
     for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
       const auto lane = static_cast<std::size_t>(std::countr_zero(l));
       const Wide b = static_cast<Wide>(sign_extend(c.lane[v][lane], width(type)));
-      const Wide q = one_period ? 0 : b / d;  // x = q d + r: with q fixed, r moves with x
+      const bool rest = one_period || (mixed && b % d != 0);  // a step within the period
+      const Wide q = rest ? 0 : b / d;  // x = q d + r: with q fixed, r moves with x
       switch (part) {
         case Division::quotient: out.lane[v][lane] = static_cast<std::uint64_t>(static_cast<std::int64_t>(q)); break;
-        case Division::remainder: out.lane[v][lane] = one_period ? c.lane[v][lane] : 0; break;
+        case Division::remainder: out.lane[v][lane] = rest ? c.lane[v][lane] : 0; break;
         case Division::rounded_down: out.lane[v][lane] = static_cast<std::uint64_t>(static_cast<std::int64_t>(q * d)); break;
         // x mod d is the same in every block, or (one period) every bit of x the mask reads is.
         case Division::masked: out.lane[v][lane] = 0; break;
+        case Division::field: out.lane[v][lane] = rest && field_moves ? c.lane[v][lane] : 0; break;
       }
     }
   }

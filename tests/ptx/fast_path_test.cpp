@@ -166,9 +166,11 @@ TEST(PtxFastPath, RealSizesNeedFewClasses) {
   EXPECT_EQ(saxpy.programs[0].program.dynamic_counts().stores, 1024);
 }
 
-// A persistent kernel's tile fields (tests/ptx/cases/tile_fields.cu): a mask on high bits, bit
-// fields joined with `or` and indices passed to non-inlined functions stay affine over a box, so
-// the classes are those of the 64 columns' residues (every warp of every block before).
+// A persistent kernel's tile fields (tests/ptx/cases/tile_fields.cu): a mask on high bits, a
+// tile's row and column (tile / 64, tile % 64, (tile << 5) & 2016) as two digits of the block
+// index, bit fields joined with `or`, indices passed to non-inlined functions and a float that
+// steers nothing stay affine over the whole grid: one class per warp of a block (every warp of
+// every block before 2026-11-27; 512 with the columns' residues cut apart).
 TEST(PtxFastPath, TileFieldsStayInClasses) {
   const Module tiles = load_ptx_file(kSource + "/tests/ptx/cases/tile_fields.sm_80.ptx");
   LoweringOptions o;
@@ -176,7 +178,7 @@ TEST(PtxFastPath, TileFieldsStayInClasses) {
   o.grid = {1024, 1, 1};
   o.block = {256, 1, 1};
   o.parameters = {{"2", "1024"}, {"3", "2048"}};
-  EXPECT_EQ(expect_same(tiles, o, "tile_fields 1024 tiles"), 64 * 8);
+  EXPECT_EQ(expect_same(tiles, o, "tile_fields 1024 tiles"), 8);
   o.parameters = {{"2", "5000"}, {"3", "2000"}};  // several tiles per block; rows 2000 floats apart
   EXPECT_LT(expect_same(tiles, o, "tile_fields 5000 tiles"), 1024 * 8);
 }
@@ -284,6 +286,65 @@ Generated generate(std::mt19937& rng) {
   g.params = {{"1", std::to_string(pick(4) == 0 ? pick(3000) : g.grid.x * g.block.x - pick(100))},
               {"2", std::to_string(pick(depth == 1 ? 100 : 10))}};
   return g;
+}
+
+// A kernel that cuts a (scaled, offset) block index into tile digits the ways nvcc does: shr or
+// div for the row, an `and` or rem for the column, a shifted bit field, joined with `or` (bits
+// disjoint or not), in a persistent loop over tiles or not; the digits reach addresses and a
+// branch. Grids of every size, multiples of the tile width or not.
+Generated generate_tiles(std::mt19937& rng) {
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const int shift = 1 + pick(6);
+  const int width = 1 << shift;
+  const int divisor = pick(3) == 0 ? 3 + pick(10) : width;
+  std::ostringstream k;
+  k << ".version 7.0\n.target sm_75\n.address_size 64\n"
+    << ".visible .entry tiles(.param .u64 tiles_param_0, .param .u32 tiles_param_1)\n{\n"
+    << ".reg .pred %p<8>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<10>;\n"
+    << "ld.param.u64 %rd1, [tiles_param_0];\ncvta.to.global.u64 %rd2, %rd1;\nld.param.u32 %r30, [tiles_param_1];\n"
+    << "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %tid.x;\nmov.u32 %r3, %nctaid.x;\nand.b32 %r20, %r2, 31;\n";
+  if (pick(3) == 0) k << "mad.lo.s32 %r1, %r1, " << 1 + pick(4) << ", " << pick(3) * width << ";\n";
+  const bool persistent = pick(2) == 0;
+  if (persistent) k << "$TILE:\n";
+  k << (divisor == width ? "shr.u32 %r4, %r1, " + std::to_string(shift) : "div.u32 %r4, %r1, " + std::to_string(divisor)) << ";\n"
+    << (divisor == width && pick(2) == 0 ? "and.b32 %r5, %r1, " + std::to_string(width - 1) : "rem.u32 %r5, %r1, " + std::to_string(divisor))
+    << ";\n";
+  const int field_shift = pick(6);
+  k << "shl.b32 %r6, %r1, " << field_shift << ";\nand.b32 %r7, %r6, " << ((width - 1) << field_shift) << ";\n"
+    << "shl.b32 %r8, %r4, " << shift + field_shift + pick(3) << ";\nor.b32 %r9, %r8, %r7;\n"
+    << "shl.b32 %r10, %r9, " << (pick(2) == 0 ? 5 : pick(5)) << ";\nor.b32 %r11, %r10, %r20;\n"
+    << "mad.lo.s32 %r12, %r5, " << 1 + pick(64) << ", %r11;\n"
+    << "mul.wide.u32 %rd3, %r12, 4;\nadd.s64 %rd4, %rd2, %rd3;\nst.global.u32 [%rd4], %r5;\n"
+    << "setp.lt.u32 %p1, %r" << (pick(2) == 0 ? 5 : 4) << ", " << pick(divisor + 2) << ";\n"
+    << "@%p1 st.global.u32 [%rd4+" << 4 * pick(40) << "], %r4;\n";
+  if (persistent) k << "add.s32 %r1, %r1, %r3;\nsetp.lt.u32 %p2, %r1, %r30;\n@%p2 bra $TILE;\n";
+  k << "ret;\n}\n";
+  Generated g;
+  g.ptx = k.str();
+  const std::int64_t blocks = pick(2) == 0 ? width * (1 + pick(20)) : 1 + pick(300);
+  g.grid = {blocks, 1, 1};
+  g.block = {32 * (1 + pick(4)), 1, 1};
+  g.params = {{"1", std::to_string(blocks * (1 + pick(3)) - pick(2))}};
+  return g;
+}
+
+TEST(PtxFastPath, GeneratedTileDigitsEqualEmulateAll) {
+  std::mt19937 rng(20261127);
+  std::int64_t fewer_classes = 0;
+  for (int i = 0; i < 300; ++i) {
+    const Generated g = generate_tiles(rng);
+    const Module module = parse_ptx(g.ptx, "tiles.ptx");
+    LoweringOptions options;
+    options.grid = g.grid;
+    options.block = g.block;
+    options.parameters = g.params;
+    options.emulator.max_steps_per_warp = 1 << 20;
+    const std::int64_t classes = expect_same(module, options, "generated kernel " + std::to_string(i) + " grid " +
+                                                                 std::to_string(g.grid.x) + ":\n" + g.ptx);
+    if (classes >= 0 && classes * 4 <= g.grid.count() * ((g.block.count() + 31) / 32)) ++fewer_classes;
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GE(fewer_classes, 100);
 }
 
 TEST(PtxFastPath, GeneratedLoopNestsEqualEmulateAll) {

@@ -175,6 +175,11 @@ class WarpEmulator {
     bool loop = false;
     int dim = 0;              // block symbols: the grid dimension
     std::int64_t count = 1;   // indices 0 .. count-1
+    // Block symbols: one step is `step` steps of the box along `dim`. A dimension split into
+    // digits (reshape) has a low digit with `restart_modulus` > 0: narrowing it restarts the
+    // class cut into residues modulo restart_modulus, as before the split.
+    std::int64_t step = 1;
+    std::int64_t restart_modulus = 0;
   };
   struct LaneForm;  // a lane's value as an integer affine form of the symbols' indices
   bool symbolic() const { return live_ != 0; }
@@ -190,7 +195,11 @@ class WarpEmulator {
   void narrow(int symbol, std::int64_t count, SplitKind kind);
   void fix(int symbol);
   void fix_all(std::uint32_t symbols);
-  void residue_cut(int symbol, std::int64_t modulus);
+  void residue_cut(int symbol, std::int64_t modulus, bool may_reshape = false);
+  // Splits block symbol `symbol` (count a multiple of `modulus`) into a low digit of `modulus`
+  // indices and the rest, in every coefficient kept; false when no symbol is free.
+  bool reshape(int symbol, std::int64_t modulus);
+  void substitute(Coefficients& c, int symbol, int digit, std::int64_t modulus) const;
   template <typename Uniform>
   void narrow_until(Uniform uniform, std::uint32_t involved);
   // Narrows the box until what `in` observes (guard, address, index, compared values) is the same in every block.
@@ -205,7 +214,9 @@ class WarpEmulator {
   void store_param_coefficients(const DecodedInstruction& in, std::uint32_t executing);
   bool propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out);
   // floor(x/d), x mod d, d floor(x/d), and x & m for a mask m below d (constant where x mod d is).
-  enum class Division : std::uint8_t { quotient, remainder, rounded_down, masked };
+  // masked: x & m for any constant m; field: for m one run of bits (0b111000), which moves with x
+  // where x's bits below the run do not.
+  enum class Division : std::uint8_t { quotient, remainder, rounded_down, masked, field };
   // x is source `x_index` of `in`. Where x stays within one multiple of `period` (the divisor, or
   // a mask's lowest bit) over the box, the result is constant.
   bool propagate_division(const DecodedInstruction& in, std::size_t x_index, std::uint32_t lanes, std::uint64_t divisor,

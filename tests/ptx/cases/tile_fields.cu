@@ -19,7 +19,7 @@ __global__ void tile_fields(const float* src, float* dst, unsigned tiles, int co
     const unsigned row = tile / 64, col = tile % 64;
     const unsigned offset = ((row * 8 + warp) << 17) | (col << 7) | lane;
     const int x = clamp_column((int)(col * 32 + lane), cols);
-    if (x > 0) copy_one(src, dst, (int)(offset & 0xFFFFFu), x + (int)row * cols);
+    if (x < cols) copy_one(src, dst, (int)(offset & 0xFFFFFu), x + (int)row * cols);
     store_scaled(dst, (int)lane, (float)row + 0.5f);
     if (tile + gridDim.x >= tiles) break;
   }
