@@ -145,7 +145,7 @@ void WarpEmulator::fix_all(std::uint32_t symbols) {
   for (std::uint32_t m = symbols & live_; m != 0; m &= m - 1) fix(std::countr_zero(m));
 }
 
-void WarpEmulator::residue_cut(int symbol, std::int64_t modulus, bool may_reshape) {
+void WarpEmulator::residue_cut(int symbol, std::int64_t modulus) {
   const Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
   if (s.loop) {
     period_hint(symbol, modulus);
@@ -154,7 +154,7 @@ void WarpEmulator::residue_cut(int symbol, std::int64_t modulus, bool may_reshap
     throw RestartClass{ClassSplit{SplitKind::residue, s.dim, s.restart_modulus}};
   } else if (modulus > kLargestResidueCut || modulus >= s.count) {
     fix(symbol);
-  } else if (!(may_reshape && s.step == 1 && s.count % modulus == 0 && reshape(symbol, modulus))) {
+  } else {
     throw RestartClass{ClassSplit{SplitKind::residue, s.dim, modulus * s.step}};
   }
 }
@@ -597,6 +597,28 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
           bits_out = static_cast<std::uint64_t>(f.c);
           return true;
         }
+        // Terms in bits of their own (no carries between them): exactly the bits they span.
+        const auto span_bits = [](std::uint64_t step, std::int64_t count) {
+          const auto top = static_cast<int>(std::bit_width(step * static_cast<std::uint64_t>(count - 1)));
+          const std::uint64_t below_top = top >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << top) - 1;
+          return below_top & ~((std::uint64_t{1} << std::countr_zero(step)) - 1);
+        };
+        std::uint64_t terms = static_cast<std::uint64_t>(f.c);
+        bool separate = true;
+        for (std::size_t v = 0; v < kMaxSymbols && separate; ++v) {
+          if (((live_ >> v) & 1) == 0 || f.b[v] == 0) continue;
+          if (f.b[v] < 0) {
+            separate = false;
+            break;
+          }
+          const std::uint64_t term = span_bits(static_cast<std::uint64_t>(f.b[v]), symbols_[v].count);
+          separate = (terms & term) == 0;
+          terms |= term;
+        }
+        if (separate) {
+          bits_out = terms;
+          return true;
+        }
         const auto top = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(f.hi)));  // every value is below 2^top
         const std::uint64_t below_top = top >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << top) - 1;
         bits_out = below_top & ~((std::uint64_t{1} << std::countr_zero(used)) - 1);
@@ -742,7 +764,7 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
     if (symbols_of(x) == 0) return true;  // fixed: the values are exact
     const Coefficients& c = *coefficients(frames_.back().register_base + x.reg);
     int cut = -1;
-    std::int64_t modulus = 1;
+    std::int64_t modulus = 1, digit = 1;  // the residue cut's modulus (capped); a reshape's low digit
     for (int v = kMaxSymbols - 1; v >= 0 && cut < 0; --v) {
       if ((((c.symbols & live_) >> v) & 1) == 0) continue;
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
@@ -751,6 +773,7 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
         if (rest == 0) continue;
         const auto m = static_cast<std::int64_t>(d / static_cast<Wide>(gcd64(static_cast<std::int64_t>(rest), static_cast<std::int64_t>(divisor))));
         modulus = std::min(std::lcm(modulus, m), kLargestResidueCut + 1);
+        digit = std::min(std::lcm(digit, m), symbols_[static_cast<std::size_t>(v)].count + 1);
         cut = v;
       }
     }
@@ -763,8 +786,18 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
       mixed = true;
       break;
     }
+    // Split the block dimension into digits where the low digit alone passes the checks above
+    // (the high one steps by multiples of d): a tile index over a grid of whole rows of tiles.
+    if (Symbol& s = symbols_[static_cast<std::size_t>(cut)]; !s.loop && s.step == 1 && s.restart_modulus == 0 &&
+                                                               digit < s.count && s.count % digit == 0) {
+      const std::int64_t all = s.count;
+      s.count = digit;
+      const bool splits = (part == Division::field && rest_within(d, p)) || rest_within(p, 1);
+      s.count = all;
+      if (splits && reshape(cut, digit)) continue;
+    }
     if (modulus <= kLargestResidueCut) {
-      residue_cut(cut, modulus, true);
+      residue_cut(cut, modulus);
       continue;
     }
     narrow_until([&] {

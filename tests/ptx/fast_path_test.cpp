@@ -313,7 +313,8 @@ Generated generate_tiles(std::mt19937& rng) {
   k << "shl.b32 %r6, %r1, " << field_shift << ";\nand.b32 %r7, %r6, " << ((width - 1) << field_shift) << ";\n"
     << "shl.b32 %r8, %r4, " << shift + field_shift + pick(3) << ";\nor.b32 %r9, %r8, %r7;\n"
     << "shl.b32 %r10, %r9, " << (pick(2) == 0 ? 5 : pick(5)) << ";\nor.b32 %r11, %r10, %r20;\n"
-    << "mad.lo.s32 %r12, %r5, " << 1 + pick(64) << ", %r11;\n"
+    << "or.b32 %r13, %r11, " << (1 << pick(24)) << ";\n"  // a bit between the fields, or on one
+    << "mad.lo.s32 %r12, %r5, " << 1 + pick(64) << ", %r" << (pick(2) == 0 ? 13 : 11) << ";\n"
     << "mul.wide.u32 %rd3, %r12, 4;\nadd.s64 %rd4, %rd2, %rd3;\nst.global.u32 [%rd4], %r5;\n"
     << "setp.lt.u32 %p1, %r" << (pick(2) == 0 ? 5 : 4) << ", " << pick(divisor + 2) << ";\n"
     << "@%p1 st.global.u32 [%rd4+" << 4 * pick(40) << "], %r4;\n";

@@ -195,7 +195,7 @@ class WarpEmulator {
   void narrow(int symbol, std::int64_t count, SplitKind kind);
   void fix(int symbol);
   void fix_all(std::uint32_t symbols);
-  void residue_cut(int symbol, std::int64_t modulus, bool may_reshape = false);
+  void residue_cut(int symbol, std::int64_t modulus);
   // Splits block symbol `symbol` (count a multiple of `modulus`) into a low digit of `modulus`
   // indices and the rest, in every coefficient kept; false when no symbol is free.
   bool reshape(int symbol, std::int64_t modulus);
