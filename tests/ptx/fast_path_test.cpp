@@ -288,6 +288,17 @@ Generated generate(std::mt19937& rng) {
   return g;
 }
 
+// expect_same for a generated kernel at its launch; `what` gets the PTX appended.
+std::int64_t expect_same(const Generated& g, const std::string& what) {
+  const Module module = parse_ptx(g.ptx, "generated.ptx");
+  LoweringOptions options;
+  options.grid = g.grid;
+  options.block = g.block;
+  options.parameters = g.params;
+  options.emulator.max_steps_per_warp = 1 << 20;
+  return expect_same(module, options, what + ":\n" + g.ptx);
+}
+
 // A kernel that cuts a (scaled, offset) block index into tile digits the ways nvcc does: shr or
 // div for the row, an `and` or rem for the column, a shifted bit field, joined with `or` (bits
 // disjoint or not), in a persistent loop over tiles or not; the digits reach addresses and a
@@ -334,14 +345,7 @@ TEST(PtxFastPath, GeneratedTileDigitsEqualEmulateAll) {
   std::int64_t fewer_classes = 0;
   for (int i = 0; i < 300; ++i) {
     const Generated g = generate_tiles(rng);
-    const Module module = parse_ptx(g.ptx, "tiles.ptx");
-    LoweringOptions options;
-    options.grid = g.grid;
-    options.block = g.block;
-    options.parameters = g.params;
-    options.emulator.max_steps_per_warp = 1 << 20;
-    const std::int64_t classes = expect_same(module, options, "generated kernel " + std::to_string(i) + " grid " +
-                                                                 std::to_string(g.grid.x) + ":\n" + g.ptx);
+    const std::int64_t classes = expect_same(g, "generated kernel " + std::to_string(i) + " grid " + std::to_string(g.grid.x));
     if (classes >= 0 && classes * 4 <= g.grid.count() * ((g.block.count() + 31) / 32)) ++fewer_classes;
     if (::testing::Test::HasFailure()) break;
   }
@@ -353,13 +357,7 @@ TEST(PtxFastPath, GeneratedLoopNestsEqualEmulateAll) {
   std::int64_t fewer_classes = 0;
   for (int i = 0; i < 400; ++i) {
     const Generated g = generate(rng);
-    const Module module = parse_ptx(g.ptx, "generated.ptx");
-    LoweringOptions options;
-    options.grid = g.grid;
-    options.block = g.block;
-    options.parameters = g.params;
-    options.emulator.max_steps_per_warp = 1 << 20;
-    const std::int64_t classes = expect_same(module, options, "generated kernel " + std::to_string(i) + ":\n" + g.ptx);
+    const std::int64_t classes = expect_same(g, "generated kernel " + std::to_string(i));
     if (classes >= 0 && classes < g.grid.count() * ((g.block.count() + 31) / 32)) ++fewer_classes;
     if (::testing::Test::HasFailure()) break;  // one counterexample is enough to read
   }
