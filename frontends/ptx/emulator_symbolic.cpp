@@ -581,47 +581,39 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
     }
     case Opcode::or_: case Opcode::xor_: {
       // nvcc joins bit fields with `or`: where no bit can be set on both sides anywhere in the box,
-      // x | y = x ^ y = x + y. A side that varies sets at most the bits from the lowest its value
-      // and steps share up to the top of its range; a side that does not, exactly its own.
+      // x | y = x ^ y = x + y. A side that does not vary sets exactly its own bits.
       if (in.srcs.size() != 2 || in.type.kind == TypeKind::pred) return false;
       const ScalarType type{TypeKind::u, in.type.bits};
+      // Bits low .. top-1 set: what a value that is a multiple of 2^low and below 2^top may set.
+      const auto bits_between = [](int low, int top) {
+        const std::uint64_t below_top = top >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << top) - 1;
+        return below_top & ~((std::uint64_t{1} << low) - 1);
+      };
       const auto possible_bits = [&](std::size_t i, int lane, std::uint64_t& bits_out) {
         const std::uint64_t raw = source_value(i, lane);
         LaneForm f;
         if (!form_of(in.srcs[i], lane, type, f, &raw)) return false;
-        auto used = static_cast<std::uint64_t>(f.c);
-        for (std::size_t v = 0; v < kMaxSymbols; ++v) {
-          if ((live_ >> v) & 1) used |= static_cast<std::uint64_t>(f.b[v]);
-        }
         if (f.lo == f.hi) {
           bits_out = static_cast<std::uint64_t>(f.c);
           return true;
         }
-        // Terms in bits of their own (no carries between them): exactly the bits they span.
-        const auto span_bits = [](std::uint64_t step, std::int64_t count) {
-          const auto top = static_cast<int>(std::bit_width(step * static_cast<std::uint64_t>(count - 1)));
-          const std::uint64_t below_top = top >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << top) - 1;
-          return below_top & ~((std::uint64_t{1} << std::countr_zero(step)) - 1);
-        };
-        std::uint64_t terms = static_cast<std::uint64_t>(f.c);
+        // Terms in bits of their own (no carries between them): exactly the bits they span;
+        // else from the lowest bit value and steps share to the top of the range.
+        std::uint64_t terms = static_cast<std::uint64_t>(f.c), used = terms;
         bool separate = true;
-        for (std::size_t v = 0; v < kMaxSymbols && separate; ++v) {
+        for (std::size_t v = 0; v < kMaxSymbols; ++v) {
           if (((live_ >> v) & 1) == 0 || f.b[v] == 0) continue;
-          if (f.b[v] < 0) {
+          const auto step = static_cast<std::uint64_t>(f.b[v]);
+          used |= step;
+          if (!separate || f.b[v] < 0) {
             separate = false;
-            break;
+            continue;
           }
-          const std::uint64_t term = span_bits(static_cast<std::uint64_t>(f.b[v]), symbols_[v].count);
+          const std::uint64_t term = bits_between(std::countr_zero(step), static_cast<int>(std::bit_width(step * static_cast<std::uint64_t>(symbols_[v].count - 1))));
           separate = (terms & term) == 0;
           terms |= term;
         }
-        if (separate) {
-          bits_out = terms;
-          return true;
-        }
-        const auto top = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(f.hi)));  // every value is below 2^top
-        const std::uint64_t below_top = top >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << top) - 1;
-        bits_out = below_top & ~((std::uint64_t{1} << std::countr_zero(used)) - 1);
+        bits_out = separate ? terms : bits_between(std::countr_zero(used), static_cast<int>(std::bit_width(static_cast<std::uint64_t>(f.hi))));
         return true;
       };
       const auto joins = [&] {
