@@ -13,8 +13,9 @@ std::ostream& operator<<(std::ostream& out, const CoreEvent& event) {
 
 CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
                          std::vector<CoreEvent>* events, bool fast_forward, const MemoryTiming* memory,
-                         BarrierLayout barriers, const PipeTiming* pipes)
-    : tm_(tm), events_(events), memory_(memory), pipes_(pipes), fast_forward_(fast_forward && events == nullptr) {
+                         BarrierLayout barriers, const PipeTiming* pipes, WarpTime* warp_time)
+    : tm_(tm), events_(events), memory_(memory), pipes_(pipes), warp_time_(pipes ? warp_time : nullptr),
+      fast_forward_(fast_forward && events == nullptr && warp_time_ == nullptr) {
   bool long_loop = false;
   std::size_t loop_slots = 0;
   warps_.resize(programs.size());
@@ -86,7 +87,11 @@ void CorePackage::release_if_complete(Block& block, std::uint32_t id, Millicycle
   for (std::size_t k = 0; k < warps_.size(); ++k) {
     Warp& w = warps_[k];
     if (w.block != id) continue;
-    if (w.at_barrier) w.ready = std::max(w.ready, at);  // the pipes model: released when the last arrives
+    if (w.at_barrier) {  // the pipes model: released when the last arrives
+      w.ready = std::max(w.ready, at);
+      w.ready_uncontended = std::max(w.ready_uncontended, at);
+      w.barrier_until = at;
+    }
     w.at_barrier = false;
     if (pipes_) refresh_start(k);
   }
@@ -219,6 +224,9 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
     later(warp.ready);
     later(warp.issued);
     later(warp.gate);
+    later(warp.accounted);
+    later(warp.ready_uncontended);
+    later(warp.barrier_until);
     for (std::size_t level = 0; level < warp.loop_depth; ++level, ++next_counter) {
       loops_left_[warp.loop_base + level] -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;
     }

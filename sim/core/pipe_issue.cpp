@@ -23,6 +23,40 @@ std::int64_t instructions_of(const isa::Program& program, const isa::Op& op) {
 
 }  // namespace
 
+std::string_view to_string(WaitCause cause) {
+  switch (cause) {
+    case WaitCause::selected: return "selected";
+    case WaitCause::dependency: return "dependency";
+    case WaitCause::pipe_busy: return "pipe_busy";
+    case WaitCause::memory: return "memory";
+    case WaitCause::barrier: return "barrier";
+    case WaitCause::not_selected: return "not_selected";
+  }
+  return "?";
+}
+
+void CorePackage::account_wait(Warp& warp, const isa::Op& op, Millicycles earliest, Millicycles start) {
+  // The stretch from `accounted` to `start` in order: held at a barrier, then waiting for the
+  // previous calc's result (its contention-free part a dependency, the rest a busy pipe), then for
+  // a loaded value (earliest_start's gate), then ready but not chosen.
+  if (!warp_time_) return;
+  Millicycles at = warp.accounted;
+  const auto until = [&](WaitCause cause, Millicycles end) {
+    end = std::min(end, start);
+    if (end <= at) return;
+    warp_time_->causes[static_cast<std::size_t>(cause)] += end - at;
+    at = end;
+  };
+  until(WaitCause::barrier, warp.barrier_until);
+  if (!isa::is_memory(op.kind)) {
+    until(WaitCause::dependency, warp.ready_uncontended);
+    until(WaitCause::pipe_busy, warp.ready);
+  }
+  until(WaitCause::memory, earliest);
+  until(WaitCause::not_selected, start);
+  warp_time_->per_op[&op] += start - warp.accounted;
+}
+
 Millicycles CorePackage::earliest_start(const Warp& warp) const {
   const isa::Op& op = warp.ops[warp.pc];
   // Arithmetic waits for the results of the calc before it (read-after-write at op granularity);
@@ -96,6 +130,7 @@ void CorePackage::issue_op(std::size_t index) {
   Warp& warp = warps_[index];
   const isa::Op& op = warp.ops[warp.pc];
   const Millicycles start = std::max(now_, starts_[index]);
+  account_wait(warp, op, starts_[index], start);
   next_in_turn_ = (index + 1) % warps_.size();
   ++warp.pc;
   settle(warp);
@@ -108,9 +143,15 @@ void CorePackage::issue_op(std::size_t index) {
   issue_free_ = std::max(issue_free_, start) + instructions * timing.issue;
   busy_.issue += instructions * timing.issue;
   warp.issued = start + instructions * timing.issue;  // its own instructions, one a cycle
+  if (warp_time_) {
+    warp_time_->causes[static_cast<std::size_t>(WaitCause::selected)] += warp.issued - start;
+    warp_time_->per_op[&op] += warp.issued - start;
+  }
+  warp.accounted = warp.issued;
   now_ = instructions > 0 ? start + timing.issue : start;
   if (op.kind == OpKind::calc || op.kind == OpKind::barrier) {
     Millicycles done = issue_free_;
+    Millicycles uncontended = warp.issued;  // as `done`, had every pipe and the issue port been free at `start`
     if (const isa::CalcMix* mix = warp.program->mix_of(op)) {
       Millicycles chain = 0;
       for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
@@ -120,15 +161,20 @@ void CorePackage::issue_op(std::size_t index) {
         pipe_free_[p] = std::max(pipe_free_[p], start) + held;
         busy_.pipes[p] += held;
         // The last unit enters the pipe one initiation interval before it is free again.
-        done = std::max(done, pipe_free_[p] - timing.occupancy[p] + std::max(timing.occupancy[p], timing.latency[p]));
+        const Millicycles tail = std::max(timing.occupancy[p], timing.latency[p]) - timing.occupancy[p];
+        done = std::max(done, pipe_free_[p] + tail);
+        uncontended = std::max(uncontended, start + held + tail);
       }
       done = std::max(done, start + chain);
+      uncontended = std::max(uncontended, start + chain);
     } else {
       done = std::max(done, start + op.duration);  // a calc without a mix lasts its duration
+      uncontended = std::max(uncontended, start + op.duration);
     }
     consume_gate(warp, instructions);
     if (events_) record(index, op.kind, start, issue_free_, done);
     warp.ready = std::max(warp.ready, done);
+    warp.ready_uncontended = std::max(warp.ready_uncontended, std::min(uncontended, done));
     latest_transaction_end_ = std::max(latest_transaction_end_, done);
     if (op.kind == OpKind::barrier && arrive(index)) return;
     finish_if_done(index, warp.ready);

@@ -99,7 +99,8 @@ bool use_visit_engine(const CoreOptions& options, bool programs_suit) {
 }
 
 Millicycles run_core_package(std::span<const isa::Program* const> programs, Millicycles tm, const CoreOptions& options) {
-  CorePackage package(programs, tm, options.events, options.fast_forward, options.memory, options.barriers, options.pipes);
+  CorePackage package(programs, tm, options.events, options.fast_forward, options.memory, options.barriers, options.pipes,
+                      options.warp_time);
   if (options.pipes) {
     earliest_ready_first().run(package);
   } else {

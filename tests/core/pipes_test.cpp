@@ -204,5 +204,99 @@ TEST(PipesEngine, TimesLieBetweenTheBounds) {
   }
 }
 
+// Where the warps' time went (`warpsim explain`): hand-worked cases, one per cause.
+WarpTime time_of(const isa::Program& program, std::int64_t warps, isa::Millicycles tm = 1'000, std::int64_t per_block = 0) {
+  static const PipeTiming timing = test_timing();
+  WarpTime time;
+  simulate_core(program, warps, tm, {.barriers = {1, per_block == 0 ? warps : per_block, 0}, .pipes = &timing, .warp_time = &time});
+  return time;
+}
+isa::Millicycles cause(const WarpTime& time, WaitCause c) { return time.causes[static_cast<std::size_t>(c)]; }
+
+TEST(PipesWarpTime, DependencyAndBusyPipe) {
+  // One warp, two dependent FP32 instructions: issued at 0 and 4 (latency 4): 3 cycles a dependency.
+  WarpTime one = time_of(isa::parse_kp("calc 1 fp32=1 chain fp32=1\ncalc 1 fp32=1 chain fp32=1\n", "p.kp"), 1);
+  EXPECT_EQ(cause(one, WaitCause::selected), 2'000);
+  EXPECT_EQ(cause(one, WaitCause::dependency), 3'000);
+  // Two warps of two dependent DFMAs on one FP64 pipe (64 cycles each): warp 1 is not chosen in
+  // cycle 0, its first result comes at 128 instead of 65 because warp 0's holds the pipe.
+  WarpTime two = time_of(isa::parse_kp("calc 1 fp64=1 chain fp64=1\ncalc 1 fp64=1 chain fp64=1\n", "p.kp"), 2);
+  EXPECT_EQ(cause(two, WaitCause::selected), 4'000);
+  EXPECT_EQ(cause(two, WaitCause::not_selected), 1'000);
+  EXPECT_EQ(cause(two, WaitCause::dependency), 2 * 63'000);
+  EXPECT_EQ(cause(two, WaitCause::pipe_busy), 63'000);
+  EXPECT_EQ(cause(two, WaitCause::memory), 0);
+}
+
+TEST(PipesWarpTime, LoadedValueIsMemory) {
+  isa::Program program("p", "");
+  program.add(isa::OpKind::load, 30'000);
+  program.set_use_distance(0);  // the next instruction uses it
+  isa::CalcMix mix;
+  mix.work[at(Pipe::fp32)] = 1;
+  mix.chain[at(Pipe::fp32)] = 1;
+  mix.issue = 1;
+  program.add_calc(1'000, mix);
+  program.finish();
+  const WarpTime time = time_of(program, 1);
+  EXPECT_EQ(cause(time, WaitCause::memory), 29'000);  // the load issued in cycle 0, its value came at 30
+  EXPECT_EQ(cause(time, WaitCause::selected), 2'000);
+}
+
+TEST(PipesWarpTime, BarrierWaitsForTheSlowestWarp) {
+  // Warps 0 and 1 in one block; warp 0 does 4 dependent DFMAs first, then both meet at bar.sync.
+  isa::Program slow("slow", ""), fast("fast", "");
+  isa::CalcMix dfma;
+  dfma.work[at(Pipe::fp64)] = 4;
+  dfma.chain[at(Pipe::fp64)] = 4;
+  dfma.issue = 4;
+  slow.add_calc(4'000, dfma);
+  slow.add(isa::OpKind::barrier, 1'000);
+  slow.finish();
+  fast.add(isa::OpKind::barrier, 1'000);
+  fast.add(isa::OpKind::barrier, 1'000);
+  fast.finish();
+  const std::vector<const isa::Program*> programs{&slow, &fast};
+  static const PipeTiming timing = test_timing();
+  WarpTime time;
+  simulate_core(programs, 1'000, {.barriers = {1, 2, 0}, .pipes = &timing, .warp_time = &time});
+  // Warp 1 is not chosen in cycle 0, arrives in cycle 1 and is held from 2 until warp 0's
+  // barrier completes at 257 (its DFMAs hold the pipe 4 x 64 cycles: 252 cycles of dependency).
+  EXPECT_EQ(cause(time, WaitCause::barrier), 255'000);
+  EXPECT_EQ(cause(time, WaitCause::dependency), 252'000);
+  EXPECT_EQ(cause(time, WaitCause::not_selected), 1'000);
+  EXPECT_EQ(cause(time, WaitCause::selected), 7'000);
+  EXPECT_EQ(cause(time, WaitCause::memory), 0);
+  EXPECT_EQ(cause(time, WaitCause::pipe_busy), 0);
+}
+
+// Every warp's time is in exactly one cause, and in exactly one instruction; collecting it does
+// not change the schedule.
+TEST(PipesWarpTime, CausesAndInstructionsAddUpOnRandomPrograms) {
+  const PipeTiming timing = test_timing();
+  for (unsigned seed = 1; seed <= 200; ++seed) {
+    std::mt19937 rng(seed + 9000);
+    const isa::Program program = random_pipe_program(rng);
+    const auto warps = std::uniform_int_distribution<int>(1, 16)(rng);
+    const auto per_block = std::uniform_int_distribution<int>(1, 8)(rng);
+    const isa::Millicycles tm = std::uniform_int_distribution<int>(1, 8)(rng) * 1000;
+    const CoreOptions base{.barriers = {1, per_block, 0}, .pipes = &timing};
+    CoreOptions with_time = base;
+    WarpTime time;
+    with_time.warp_time = &time;
+    const isa::Millicycles t = simulate_core(program, warps, tm, with_time);
+    ASSERT_EQ(t, simulate_core(program, warps, tm, base)) << "seed " << seed;
+    isa::Millicycles by_cause = 0, by_op = 0;
+    for (const isa::Millicycles c : time.causes) by_cause += c;
+    for (const auto& [op, ms] : time.per_op) {
+      EXPECT_TRUE(isa::is_instruction(op->kind));
+      by_op += ms;
+    }
+    EXPECT_EQ(by_cause, by_op) << "seed " << seed;
+    EXPECT_LE(by_cause, t * warps) << "seed " << seed;  // no warp is accounted past T_c
+    for (const isa::Millicycles c : time.causes) EXPECT_GE(c, 0) << "seed " << seed;
+  }
+}
+
 }  // namespace
 }  // namespace warpsim::sim::core

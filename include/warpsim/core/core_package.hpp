@@ -66,10 +66,11 @@ class CorePackage {
   // has no events) and `fast_forward` is set.
   // `memory` set: the memory-aware model prices annotated accesses and `bar` holds a warp until
   // the other warps of its block (`barriers`) arrive; null: the paper's model.
-  // `pipes` set: the pipes model (pipe_issue.cpp; issue_next instead of visit).
+  // `pipes` set: the pipes model (pipe_issue.cpp; issue_next instead of visit); then `warp_time`,
+  // when set, receives where the warps' time went (no fast-forward then).
   CorePackage(std::span<const isa::Program* const> programs, Millicycles tm,
               std::vector<CoreEvent>* events, bool fast_forward = true, const MemoryTiming* memory = nullptr,
-              BarrierLayout barriers = {}, const PipeTiming* pipes = nullptr);
+              BarrierLayout barriers = {}, const PipeTiming* pipes = nullptr, WarpTime* warp_time = nullptr);
 
   std::size_t warp_count() const { return warps_.size(); }
   bool finished(std::size_t warp) const { return warps_[warp].pc == warps_[warp].size; }
@@ -133,6 +134,12 @@ class CorePackage {
     Millicycles issued = 0;       // pipes: when its latest op's last instruction issued (in-order issue)
     Millicycles gate = 0;         // pipes: see kNoGate
     std::int32_t gate_left = kNoGate;
+    // pipes, for the wait causes: the warp's time is accounted up to `accounted`; `ready` would
+    // be `ready_uncontended` had no pipe or issue slot been taken by others; a barrier held it
+    // until `barrier_until`.
+    Millicycles accounted = 0;
+    Millicycles ready_uncontended = 0;
+    Millicycles barrier_until = 0;
   };
   // A block's warps on this package, for barriers.
   struct Block {
@@ -151,6 +158,8 @@ class CorePackage {
   void refresh_start(std::size_t warp);
   void issue_op(std::size_t warp);  // issue_next without refreshing the warp's start
   void consume_gate(Warp& warp, std::int64_t instructions);
+  // Puts the warp's time from `accounted` to `start` (it issues `op` then) into its wait causes.
+  void account_wait(Warp& warp, const isa::Op& op, Millicycles earliest, Millicycles start);
   // Both models. A warp that has just finished counts as arrived at its block's barriers from `at` on.
   void finish_if_done(std::size_t warp, Millicycles at);
   // A memory instruction under the memory-aware model: returns its completion time.
@@ -181,6 +190,7 @@ class CorePackage {
   // barrier); kept current so that choosing the next warp is one pass over a small array.
   std::vector<Millicycles> starts_;
   PipeBusy busy_;
+  WarpTime* warp_time_;
   bool fast_forward_;
   std::int64_t periods_skipped_ = 0;
 };

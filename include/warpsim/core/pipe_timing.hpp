@@ -5,8 +5,11 @@
 #pragma once
 
 #include <array>
+#include <string_view>
+#include <unordered_map>
 
 #include "warpsim/isa/pipes.hpp"
+#include "warpsim/isa/program.hpp"
 #include "warpsim/isa/time.hpp"
 
 namespace warpsim::sim::core {
@@ -21,6 +24,29 @@ struct PipeTiming {
   isa::Millicycles issue = isa::kMillicyclesPerCycle;  // one warp-instruction on the issue port
 
   bool operator==(const PipeTiming&) const = default;
+};
+
+// Where a warp's time went under the pipes model (`warpsim explain`, docs/explain.md): the model's
+// analogue of Nsight Compute's warp states. Every cycle of a warp from its start to its last
+// issue is in exactly one cause.
+enum class WaitCause : std::size_t {
+  selected,      // issuing its own instructions (one a cycle)
+  dependency,    // waiting for the result of its previous calc: its own work through the pipes, their latencies
+  pipe_busy,     // that result came later because a pipe or the issue port was busy with other work
+  memory,        // waiting for a loaded value (latency, the memory front end's queue, DRAM)
+  barrier,       // at bar.sync until the last warp of its block arrived
+  not_selected,  // could issue, but another warp did (one issue a cycle)
+};
+inline constexpr std::size_t kWaitCauseCount = 6;
+std::string_view to_string(WaitCause cause);
+
+// Where the warps of a core package spent their time (`warpsim explain`): per cause, and per
+// instruction (by address in its program: waiting to issue it and issuing it), summed over warps
+// and executions. Collected only on a run that does not fast-forward (a skipped period has no
+// instructions), so every figure is exact.
+struct WarpTime {
+  std::array<isa::Millicycles, kWaitCauseCount> causes{};
+  std::unordered_map<const isa::Op*, isa::Millicycles> per_op;
 };
 
 // How long each resource of a core package was busy (for utilisation and the limiter report).

@@ -36,6 +36,9 @@ struct CoreOptions {
   const PipeTiming* pipes = nullptr;
   // When set, receives the pipes model's busy totals.
   PipeBusy* busy = nullptr;
+  // The pipes model: when set, receives where the warps' time went (wait causes, time per
+  // instruction); the run then does not fast-forward, so it takes as long as it simulates.
+  WarpTime* warp_time = nullptr;
 };
 
 // All `warps` warps run `program` (the paper's case). Throws InputError when the program is not
