@@ -12,6 +12,8 @@ namespace {
 // warps wait for latencies (too few warps, or too little independent work per warp).
 constexpr double kBinding = 0.8;
 
+}  // namespace
+
 std::string resource_name(const std::string& key) {
   if (key == "issue") return "issue";
   if (key == "memory") return "memory front end";
@@ -19,8 +21,6 @@ std::string resource_name(const std::string& key) {
   if (key == "dram") return "DRAM bandwidth";
   return key + " pipe";
 }
-
-}  // namespace
 
 std::string percent(double share) { return sim::report::shortest(std::round(share * 1000) / 10) + "%"; }
 

@@ -2,6 +2,7 @@
 #include <optional>
 
 #include "warpsim/workload/ptxas_registers.hpp"
+#include "occupancy_result.hpp"
 #include "views.hpp"
 #include "warpsim/occupancy/occupancy.hpp"
 #include "warpsim/ptx/kernel_resources.hpp"
@@ -10,18 +11,17 @@
 #include "warpsim/warpsim.hpp"
 
 namespace warpsim {
-namespace {
 
 namespace occ = sim::occupancy;
 
-OccupancyResult result_of(const gpus::Profile& gpu, const occ::KernelResources& k, const sim::workload::Sourced& registers,
-                          const std::string& smem_source, const occ::Occupancy& o) {
+OccupancyResult api::occupancy_result(const gpus::Profile& gpu, const occ::KernelResources& k, const std::string& registers_source,
+                                      const std::string& smem_source, const occ::Occupancy& o) {
   OccupancyResult r;
   r.gpu = gpu.id;
   r.compute_capability = gpu.compute_capability;
   r.threads_per_block = k.threads_per_block;
   r.registers_per_thread = k.registers_per_thread;
-  r.registers_source = registers.source;
+  r.registers_source = registers_source;
   r.static_smem_bytes = k.static_smem_bytes;
   r.static_smem_source = smem_source;
   r.dynamic_smem_bytes = k.dynamic_smem_bytes;
@@ -41,8 +41,6 @@ OccupancyResult result_of(const gpus::Profile& gpu, const occ::KernelResources& 
   r.occupancy = o.fraction();
   return r;
 }
-
-}  // namespace
 
 OccupancyResult occupancy(const OccupancyRequest& request) {
   if (!request.kernel.empty() && request.ptx.empty()) throw InputError("--kernel needs --ptx");
@@ -72,7 +70,7 @@ OccupancyResult occupancy(const OccupancyRequest& request) {
     for (const std::string& line : warnings) request.warn(line);
     warnings.clear();
   }
-  OccupancyResult result = result_of(gpu, kernel, registers, smem_source, occ::active_blocks(gpu, kernel));
+  OccupancyResult result = api::occupancy_result(gpu, kernel, registers.source, smem_source, occ::active_blocks(gpu, kernel));
   result.warnings = std::move(warnings);
   return result;
 }

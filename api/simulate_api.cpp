@@ -1,7 +1,10 @@
 // warpsim::simulate: T_k of a .kp program or a PTX kernel on a GPU for a launch (Algorithm 1), as
 // `warpsim simulate` reports it.
 #include <algorithm>
+#include <filesystem>
+#include <map>
 
+#include "explain.hpp"
 #include "limits.hpp"
 #include "ptx_lowering.hpp"
 #include "views.hpp"
@@ -95,6 +98,19 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
                                        std::to_string(package.size()) + " warps, t_m = " + isa::format_cycles(tm),
                                    engine.core_options(), request.timeline, request.trace);
   if (engine.pipes) result.limits = api::limits_of(package, tm, engine.core_options(), result);
+  if (request.explain) {
+    api::ExplainInputs in{package, tm, engine.core_options(), request.program, nullptr, {}, timed.registers_source};
+    std::map<const isa::Program*, const std::vector<ptx::OpNote>*> notes;
+    for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
+      notes[timed.programs_or_null() ? &(*timed.programs_or_null())[id] : &kernel.programs[id].program] = &kernel.programs[id].notes;
+    }
+    in.notes_of = [&notes](const isa::Program* program) {
+      const auto it = notes.find(program);
+      return it == notes.end() ? nullptr : it->second;
+    };
+    in.resources = {launch.threads_per_block, timed.registers_per_thread.value_or(32), kernel.static_shared_bytes, 0};
+    result.explanation = api::explain(in, gpu, result);
+  }
   PtxReport report;
   report.registers_per_thread = timed.registers_per_thread;
   report.registers_source = timed.registers_source;
@@ -122,6 +138,7 @@ SimulateResult simulate(const SimulateRequest& request) {
   overrides.tp_us = request.tp_us;
   if (request.tm) overrides.tm = api::exact_cycles(*request.tm, "--tm");
   if (request.max_instructions) overrides.max_warp_instructions = *request.max_instructions;
+  if (request.explain) api::require_pipes_model(request.model);
   if (request.program.ends_with(".ptx")) return simulate_ptx(request, gpu, overrides);
 
   // A .kp program (or a built-in one), its parameters bound: one launch of it, as a sweep's point.
@@ -144,6 +161,12 @@ SimulateResult simulate(const SimulateRequest& request) {
   if (engine.pipes) {
     result.limits = api::limits_of(std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &timed), tm,
                                    engine.core_options(), result);
+  }
+  if (request.explain) {
+    const bool built_in = !std::filesystem::is_regular_file(request.program);
+    api::ExplainInputs in{std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &timed), tm, engine.core_options(),
+                          built_in ? "" : request.program, nullptr, {threads, 32, 0, 0}, "default (a .kp program names none)"};
+    result.explanation = api::explain(in, gpu, result);
   }
   return result;
 }
@@ -184,6 +207,7 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
     limits["reason"] = l.reason;
     out["limits"] = limits;
   }
+  if (r.explanation) out["explain"] = api::explanation_json(*r.explanation);
   if (!r.ptx) return out;  // a .kp program: the figures of Algorithm 1 only
   const PtxReport& ptx = *r.ptx;
   out["model"] = to_string(r.model);
@@ -206,6 +230,7 @@ std::string to_text(const SimulateResult& r) {
   fields.erase("parameters");
   fields.erase("assumptions");
   fields.erase("limits");
+  fields.erase("explain");
   sim::report::TextTable table({"quantity", "value"});
   for (const auto& [key, value] : fields.items()) {
     table.add_row({key, value.is_string() ? value.get<std::string>()
@@ -220,9 +245,11 @@ std::string to_text(const SimulateResult& r) {
     text += busy.render();
     text += "limiter: " + l.limiter + " (" + l.reason + ")\n";
   }
-  if (!r.ptx) return text;
-  text += r.ptx->parameters_line;
-  for (const std::string& line : api::assumption_lines(r.ptx->assumptions)) text += "assumption: " + line + '\n';
+  if (r.ptx) {
+    text += r.ptx->parameters_line;
+    for (const std::string& line : api::assumption_lines(r.ptx->assumptions)) text += "assumption: " + line + '\n';
+  }
+  if (r.explanation) text += api::explanation_text(*r.explanation);
   return text;
 }
 

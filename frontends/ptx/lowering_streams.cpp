@@ -45,7 +45,7 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
     switch (item.kind) {
       case TraceItem::Kind::calc:
         program.add_calc(item.opens_period ? calc_period_duration(item.count) : item.count * isa::kMillicyclesPerCycle, item.mix);
-        notes.push_back(OpNote{item.count, item.opens_period, 0, false});
+        notes.push_back(OpNote{item.count, item.opens_period, 0, false, item.source});
         break;
       case TraceItem::Kind::load:
       case TraceItem::Kind::store: {
@@ -57,12 +57,12 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
         program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0), 0,
                            item.reuse, item.lines);
         if (load && item.use_distance >= 0) program.set_use_distance(item.use_distance, item.hoist);
-        notes.push_back(OpNote{0, false, item.transactions, item.broadcast});
+        notes.push_back(OpNote{0, false, item.transactions, item.broadcast, item.source});
         break;
       }
       case TraceItem::Kind::barrier:
         program.add(isa::OpKind::barrier, kInPeriodInstructionCycles);
-        notes.emplace_back();
+        notes.push_back(OpNote{0, false, 0, false, item.source});
         break;
       case TraceItem::Kind::loop:
         program.begin_repeat(item.count);

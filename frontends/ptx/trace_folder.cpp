@@ -46,6 +46,20 @@ bool longer(std::int64_t length, const isa::PipeCounts& path, std::int64_t other
 
 }  // namespace
 
+void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions) {
+  // Mostly the next line, or one already there (a loop's body again).
+  if (lines.empty() || lines.back().line < line) {
+    lines.push_back({line, instructions});
+    return;
+  }
+  const auto at = std::lower_bound(lines.begin(), lines.end(), line, [](const LineCount& l, int x) { return l.line < x; });
+  if (at != lines.end() && at->line == line) {
+    at->instructions += instructions;
+  } else {
+    lines.insert(at, {line, instructions});
+  }
+}
+
 bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
          space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count &&
@@ -81,6 +95,7 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction) {
   if (in_segment_ && position <= last_position_) close_segment();
   in_segment_ = true;
   last_position_ = position;
+  add_line(pending_source_, instruction.pos.line, 1);
   const PipeUse& use = instruction.pipes;
   pending_mix_.issue += use.issue;
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.work[p] += use.work[p];
@@ -119,6 +134,7 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
   }
   flush_calc();
   TraceItem item;
+  item.source = {{instruction.pos.line, 1}};
   if (access == nullptr) {
     item.kind = TraceItem::Kind::barrier;
   } else {
@@ -161,9 +177,11 @@ void TraceFolder::flush_calc() {
   close_segment();
   item.count = pending_calc_;
   item.mix = pending_mix_;
+  item.source = std::move(pending_source_);
   item.opens_period = !in_period_;
   pending_calc_ = 0;
   pending_mix_ = {};
+  pending_source_.clear();
   in_segment_ = false;
   in_period_ = true;
   rehash(item);
@@ -244,6 +262,7 @@ TraceFolder::Signature TraceFolder::signature() const {
   s.matched = matched_;
   s.pending_calc = pending_calc_;
   s.pending_mix = pending_mix_;
+  s.pending_source = pending_source_;
   s.segment_path = segment_path_;
   s.segment_length = segment_length_;
   s.in_period = in_period_;
@@ -273,6 +292,13 @@ bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
     for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
       grow(pending_mix_.work[p], before.pending_mix.work[p]);
       grow(pending_mix_.chain[p], before.pending_mix.chain[p]);
+    }
+    // Each line's instructions grow alike (a line new since `before` had none then).
+    std::size_t then = 0;
+    for (LineCount& now : pending_source_) {
+      while (then < before.pending_source.size() && before.pending_source[then].line < now.line) ++then;
+      const bool was = then < before.pending_source.size() && before.pending_source[then].line == now.line;
+      now.instructions += (now.instructions - (was ? before.pending_source[then].instructions : 0)) * times;
     }
     return true;
   }

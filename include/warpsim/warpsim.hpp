@@ -120,6 +120,7 @@ struct SimulateRequest {
   std::string ptxas = "ptxas";            // the ptxas to run for registers, or "none"
   bool use_cache = true;                  // false (--no-cache): run ptxas again, not its cached answer
   bool timeline = false, trace = false;
+  bool explain = false;                   // SimulateResult::explanation (the pipes model only)
   Control control;                        // the PTX lowering's progress and Ctrl-C
 };
 // Algorithm 1's plan of the launch (MODEL.md section 5).
@@ -158,6 +159,74 @@ struct Limits {
   std::string reason;                // one line: the figure that names it
 };
 
+// What `warpsim occupancy` reports (its request and function are below); `explain` reports it too.
+struct OccupancyResult {
+  std::string gpu, compute_capability;
+  std::int64_t threads_per_block = 0, registers_per_thread = 0;
+  std::string registers_source;    // "--regs", "ptxas -v (sm_80)", "default", ...
+  std::int64_t static_smem_bytes = 0;
+  std::string static_smem_source;  // "none", "ptx" or "--smem"
+  std::int64_t dynamic_smem_bytes = 0;
+  std::int64_t active_blocks_per_sm = 0;
+  std::string limited_by;                     // warps, blocks, registers or shared_memory
+  std::vector<std::string> limiting_factors;  // every limit that gives active_blocks_per_sm
+  std::int64_t by_warps = 0, by_blocks = 0;
+  std::optional<std::int64_t> by_registers, by_shared_memory;  // nullopt: no limit
+  std::int64_t warps_per_block = 0, registers_per_block = 0, shared_memory_per_block = 0, shared_memory_per_sm = 0;
+  std::int64_t active_warps_per_sm = 0, max_warps_per_sm = 0;
+  double occupancy = 0;               // active over maximum warps
+  std::vector<std::string> warnings;  // why registers took the default, one line each
+};
+
+// Why a prediction takes that long (`warpsim explain`, `simulate --explain`; docs/explain.md): the
+// pipes model's core package 0 of SM 0's first run, simulated once more instruction by instruction.
+struct ExplainResource {
+  std::string name;  // "issue", "fp32", ..., "memory" (front end), "shared", "dram"
+  double busy = 0;   // share of the core package's T_c, in [0, 1]
+  std::string peak;  // its peak on this GPU, in words: "2 results/clock/SM"
+};
+struct WaitShare {
+  std::string cause;     // selected, dependency, pipe_busy, memory, barrier, not_selected
+  double share = 0;      // of the warps' time (all causes add up to 1)
+  double cycles_per_warp = 0;
+};
+struct HotLine {
+  std::string file;  // the .ptx or .kp file, or the CUDA source a `.loc` names
+  int line = 0;
+  double share = 0;        // of the warps' time
+  double warp_cycles = 0;  // summed over the core package's warps
+  std::string text;        // the line itself, where the file can be read
+};
+struct OccupancyCurve {
+  std::string axis;  // "block_size" (threads), "registers" (per thread), "shared_memory" (bytes per block)
+  std::vector<std::pair<std::int64_t, double>> points;  // (value, active warps over the maximum)
+  std::int64_t kernel_value = 0;                         // the kernel's own point on that axis
+};
+struct Roofline {
+  double warp_instructions = 0;  // issued by core package 0's warps
+  double dram_bytes = 0;         // their DRAM traffic (the package's DRAM time at its share of bandwidth)
+  double global_bytes = 0;       // their global/local sectors (L1 to L2), 32 bytes each
+  double intensity = 0;          // warp-instructions per DRAM byte (0: no DRAM traffic)
+  double achieved_gips = 0;      // 10^9 warp-instructions a second over the GPU's busy SMs
+  double peak_gips = 0;          // issue roof: one a clock per warp scheduler
+  double dram_gbs = 0;           // bandwidth roof
+  double ridge = 0;              // intensity where the roofs meet
+  std::string bound;             // "memory" or "compute": which side of the ridge the kernel is
+};
+struct Explanation {
+  std::vector<ExplainResource> speed_of_light;
+  std::string limiter, reason;  // as Limits
+  std::string sentence;         // one sentence of why, with the binding resource's peak
+  std::vector<WaitShare> waits;
+  std::vector<HotLine> ptx_lines;     // every line with time, most time first
+  std::vector<HotLine> source_lines;  // the CUDA lines of `.loc` (nvcc -lineinfo); empty without
+  double package_cycles = 0;
+  std::int64_t warps = 0;  // on the core package
+  OccupancyResult occupancy;
+  std::vector<OccupancyCurve> occupancy_curves;  // block_size, registers, shared_memory
+  Roofline roofline;
+};
+
 struct SimulateResult {
   std::string gpu, kernel;
   double time_us = 0;  // T_k
@@ -171,10 +240,15 @@ struct SimulateResult {
   std::vector<std::string> warnings;  // the lowering's, one line each
   Views views;
   std::optional<Limits> limits;       // under the pipes model
+  std::optional<Explanation> explanation;  // when asked for (SimulateRequest::explain)
 };
 SimulateResult simulate(const SimulateRequest& request);
 nlohmann::ordered_json to_json(const SimulateResult& result);
 std::string to_text(const SimulateResult& result);
+// With an explanation: a self-contained HTML report (its charts inline), and its charts alone.
+std::string to_html(const SimulateResult& result);
+std::string occupancy_svg(const Explanation& explanation, const OccupancyCurve& curve);
+std::string roofline_svg(const Explanation& explanation);
 
 // ---- warpsim lower: PTX to per-warp kernel programs ----
 struct LowerRequest {
@@ -376,23 +450,6 @@ struct OccupancyRequest {
   // When set, each warning goes here as it arises (before an error the launch then gives),
   // instead of into OccupancyResult::warnings.
   std::function<void(const std::string&)> warn;
-};
-struct OccupancyResult {
-  std::string gpu, compute_capability;
-  std::int64_t threads_per_block = 0, registers_per_thread = 0;
-  std::string registers_source;    // "--regs", "ptxas -v (sm_80)", "default", ...
-  std::int64_t static_smem_bytes = 0;
-  std::string static_smem_source;  // "none", "ptx" or "--smem"
-  std::int64_t dynamic_smem_bytes = 0;
-  std::int64_t active_blocks_per_sm = 0;
-  std::string limited_by;                     // warps, blocks, registers or shared_memory
-  std::vector<std::string> limiting_factors;  // every limit that gives active_blocks_per_sm
-  std::int64_t by_warps = 0, by_blocks = 0;
-  std::optional<std::int64_t> by_registers, by_shared_memory;  // nullopt: no limit
-  std::int64_t warps_per_block = 0, registers_per_block = 0, shared_memory_per_block = 0, shared_memory_per_sm = 0;
-  std::int64_t active_warps_per_sm = 0, max_warps_per_sm = 0;
-  double occupancy = 0;               // active over maximum warps
-  std::vector<std::string> warnings;  // why registers took the default, one line each
 };
 OccupancyResult occupancy(const OccupancyRequest& request);
 nlohmann::ordered_json to_json(const OccupancyResult& result);

@@ -41,20 +41,20 @@ void CorePackage::account_wait(Warp& warp, const isa::Op& op, Millicycles earlie
   // a loaded value (earliest_start's gate), then ready but not chosen.
   if (!warp_time_) return;
   Millicycles at = warp.accounted;
-  const auto until = [&](WaitCause cause, Millicycles end) {
+  const auto until = [&](WaitCause cause, Millicycles end, const isa::Op* on) {
     end = std::min(end, start);
     if (end <= at) return;
     warp_time_->causes[static_cast<std::size_t>(cause)] += end - at;
+    warp_time_->per_op[on != nullptr ? on : &op] += end - at;
     at = end;
   };
-  until(WaitCause::barrier, warp.barrier_until);
+  until(WaitCause::barrier, warp.barrier_until, warp.barrier_op);
   if (!isa::is_memory(op.kind)) {
-    until(WaitCause::dependency, warp.ready_uncontended);
-    until(WaitCause::pipe_busy, warp.ready);
+    until(WaitCause::dependency, warp.ready_uncontended, warp.ready_from);
+    until(WaitCause::pipe_busy, warp.ready, warp.ready_from);
   }
-  until(WaitCause::memory, earliest);
-  until(WaitCause::not_selected, start);
-  warp_time_->per_op[&op] += start - warp.accounted;
+  until(WaitCause::memory, earliest, &op);
+  until(WaitCause::not_selected, start, &op);
 }
 
 Millicycles CorePackage::earliest_start(const Warp& warp) const {
@@ -173,7 +173,9 @@ void CorePackage::issue_op(std::size_t index) {
     }
     consume_gate(warp, instructions);
     if (events_) record(index, op.kind, start, issue_free_, done);
+    if (done >= warp.ready) warp.ready_from = &op;
     warp.ready = std::max(warp.ready, done);
+    if (op.kind == OpKind::barrier) warp.barrier_op = &op;
     warp.ready_uncontended = std::max(warp.ready_uncontended, std::min(uncontended, done));
     latest_transaction_end_ = std::max(latest_transaction_end_, done);
     if (op.kind == OpKind::barrier && arrive(index)) return;

@@ -45,6 +45,7 @@ std::int64_t lowered_bytes(const ptx::LoweredKernel& kernel) {
   for (const ptx::WarpProgram& p : kernel.programs) {
     bytes += static_cast<std::int64_t>(sizeof(ptx::WarpProgram) + p.program.ops().size() * sizeof(isa::Op) +
                                        p.notes.size() * sizeof(ptx::OpNote));
+    for (const ptx::OpNote& note : p.notes) bytes += static_cast<std::int64_t>(note.source.size() * sizeof(ptx::LineCount));
   }
   return bytes + kernel.warp_programs.bytes();
 }

@@ -1,11 +1,15 @@
+#include <filesystem>
+
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "progress.hpp"
 #include "ptx_options.hpp"
 
 namespace warpsim::cli {
+namespace {
 
-int run_simulate(const Args& args) {
+// `explain` is `simulate --explain` with the pipes model, text and -o by default.
+int simulate_command(const Args& args, bool explain_command) {
   po::options_description options("Options");
   options.add_options()
       ("help,h", "show this help")
@@ -14,7 +18,12 @@ int run_simulate(const Args& args) {
       ("block", po::value<std::string>()->required(), "threads per block: T or X,Y,Z")
       ("tp", po::value<std::string>(), "t_p in microseconds (default: the profile's [calibration.<kernel>])")
       ("tm", po::value<std::string>(), "t_m in cycles (default: the profile's calibration, then the program's `tm`)")
-      ("format", po::value<std::string>()->default_value("json"), "json|text")
+      ("format", po::value<std::string>(), explain_command ? "text|json|html (default: from -o's extension, else text)"
+                                                            : "json|text, or html with --explain (default json)")
+      ("out,o", po::value<std::string>(), "write the output to FILE (default: standard output)")
+      ("explain", explain_command ? "(always on here)" : "also explain the prediction, as `warpsim explain` (the pipes model)")
+      ("charts", po::value<std::string>(), "with the explanation: write its charts as SVG into DIR (occupancy_block_size.svg, "
+                                           "occupancy_registers.svg, occupancy_shared_memory.svg, roofline.svg)")
       ("regs", po::value<std::string>(), "PTX, memory-aware model: registers per thread for occupancy (default: ptxas -v "
                                           "when it runs, else 32; the output says which)")
       ("ptxas", po::value<std::string>()->default_value("ptxas"), "ptxas to run for --regs (searched on PATH), or `none`");
@@ -24,14 +33,28 @@ int run_simulate(const Args& args) {
   po::positional_options_description positional;
   positional.add("program", 1);
   const CommandLine line = parse_command_line(args, options, positional);
+  if (line.help && explain_command) {
+    return print_help(
+        "warpsim explain PROGRAM.kp|KERNEL.ptx --gpu ID --grid B --block T [--param K=V]... [--format text|json|html] [-o FILE]",
+        "Why the prediction takes that long (docs/explain.md): speed of light per pipe and memory level with the binding "
+        "limit, where warps wait, hot PTX and CUDA lines (.loc of nvcc -lineinfo), occupancy with its three graphs, and the "
+        "roofline. The pipes model unless --model says otherwise (only it can explain).",
+        options);
+  }
   if (line.help) {
     return print_help(
         "warpsim simulate PROGRAM.kp|KERNEL.ptx --gpu ID --grid B --block T [--tp US] [--tm C] [--param K=V]...",
         "T_k: predicts the kernel's time on the GPU for the launch (Algorithm 1 over Algorithm 2).", options);
   }
   const auto& v = line.values;
-  const std::string format = output_format(v, {{}, "json", {"json", "text"}});
+  const bool explain = explain_command || v.count("explain") > 0;
+  const std::string format = output_format(
+      v, {{{".json", "json"}, {".html", "html"}, {".txt", "text"}}, explain_command ? "text" : "json",
+          explain ? std::vector<std::string>{"json", "text", "html"} : std::vector<std::string>{"json", "text"}});
+  if (v.count("charts") && !explain) throw Error("--charts needs --explain");
   SimulateRequest request = simulation_request(v);
+  request.explain = explain;
+  if (explain_command && v["model"].defaulted()) request.model = Model::pipes;
   request.grid = dimensions_flag(v, "grid");
   request.block = dimensions_flag(v, "block");
   request.timeline = v.count("timeline") > 0;
@@ -44,8 +67,22 @@ int run_simulate(const Args& args) {
   }();
   print_warnings(result.warnings);
   write_views(v, result.views);
-  write_output(format == "json" ? to_json(result).dump(2) + '\n' : to_text(result));
+  const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
+  write_output(format == "json" ? to_json(result).dump(2) + '\n' : format == "html" ? to_html(result) : to_text(result), out);
+  if (v.count("charts")) {
+    const std::filesystem::path dir = v["charts"].as<std::string>();
+    std::filesystem::create_directories(dir);
+    for (const OccupancyCurve& curve : result.explanation->occupancy_curves) {
+      if (!curve.points.empty()) write_output(occupancy_svg(*result.explanation, curve), (dir / ("occupancy_" + curve.axis + ".svg")).string());
+    }
+    if (result.explanation->roofline.dram_gbs > 0) write_output(roofline_svg(*result.explanation), (dir / "roofline.svg").string());
+  }
   return 0;
 }
+
+}  // namespace
+
+int run_simulate(const Args& args) { return simulate_command(args, false); }
+int run_explain(const Args& args) { return simulate_command(args, true); }
 
 }  // namespace warpsim::cli

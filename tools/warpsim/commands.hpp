@@ -11,6 +11,7 @@ using Args = std::vector<std::string>;
 
 int run_core(const Args& args);
 int run_simulate(const Args& args);
+int run_explain(const Args& args);
 int run_lower(const Args& args);
 int run_launch(const Args& args);
 int run_predict(const Args& args);

@@ -23,6 +23,7 @@ const std::map<std::string, Subcommand>& subcommands() {
       {"app", {warpsim::cli::run_app, "predict a whole application (copies, kernels, collectives) on 1..M GPUs"}},
       {"core", {warpsim::cli::run_core, "T_c of one core package (Algorithm 2)"}},
       {"simulate", {warpsim::cli::run_simulate, "predict a kernel's time on a GPU for a launch (Algorithm 1)"}},
+      {"explain", {warpsim::cli::run_explain, "why a prediction takes that long: limits, waits, hot lines, occupancy, roofline"}},
       {"lower", {warpsim::cli::run_lower, "lower PTX to per-warp kernel programs (.kp or JSON)"}},
       {"launch", {warpsim::cli::run_launch, "the paper's launch heuristic for N threads (Algorithm 3); --search: the fastest block size"}},
       {"plot", {warpsim::cli::run_plot, "draw sweep results as an SVG line chart (log axes)"}},

@@ -140,6 +140,11 @@ class CorePackage {
     Millicycles accounted = 0;
     Millicycles ready_uncontended = 0;
     Millicycles barrier_until = 0;
+    // The instructions the waits are put on (as a profiler puts a pipe's throttle on the
+    // instruction that needs the pipe): a wait for `ready` on the calc that set it, a barrier's on
+    // the barrier; a wait for a loaded value on the instruction that uses it.
+    const isa::Op* ready_from = nullptr;
+    const isa::Op* barrier_op = nullptr;
   };
   // A block's warps on this package, for barriers.
   struct Block {
@@ -158,7 +163,8 @@ class CorePackage {
   void refresh_start(std::size_t warp);
   void issue_op(std::size_t warp);  // issue_next without refreshing the warp's start
   void consume_gate(Warp& warp, std::int64_t instructions);
-  // Puts the warp's time from `accounted` to `start` (it issues `op` then) into its wait causes.
+  // Puts the warp's time from `accounted` to `start` (it issues `op` then) into its wait causes
+  // and instructions.
   void account_wait(Warp& warp, const isa::Op& op, Millicycles earliest, Millicycles start);
   // Both models. A warp that has just finished counts as arrived at its block's barriers from `at` on.
   void finish_if_done(std::size_t warp, Millicycles at);

@@ -47,6 +47,7 @@ struct OpNote {
   bool opens_period = false;      // calc: the first item of a paper calc period (its duration adds 9 cycles)
   std::int32_t transactions = 0;  // load/store: sectors, or shared ways, or const addresses (Access), -1 unknown
   bool broadcast = false;         // load/store: Access::broadcast
+  std::vector<LineCount> source;  // the PTX lines of its instructions (an op of a loop: its first iteration's)
 };
 
 struct WarpProgram {

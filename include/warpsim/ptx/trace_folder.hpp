@@ -19,6 +19,15 @@
 
 namespace warpsim::ptx {
 
+// How many of an item's instructions are on one PTX line (`warpsim explain`'s hot lines).
+struct LineCount {
+  int line = 0;
+  std::int64_t instructions = 0;
+  bool operator==(const LineCount&) const = default;
+};
+// Adds `instructions` at `line` to a list kept in line order.
+void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions);
+
 struct TraceItem {
   enum class Kind : std::uint8_t { calc, load, store, barrier, loop };
   Kind kind = Kind::calc;
@@ -34,6 +43,9 @@ struct TraceItem {
   std::int32_t hoist = 0;          // load: DecodedInstruction::hoist
   std::vector<TraceItem> body;     // loop
   std::size_t hash = 0;
+  // The PTX lines of its instructions, in line order: not part of its identity (an item folded
+  // into a loop keeps the first iteration's lines).
+  std::vector<LineCount> source;
 
   bool operator==(const TraceItem& other) const;
 };
@@ -55,6 +67,7 @@ class TraceFolder final : public InstructionSink {
     std::size_t matched = 0;
     std::int64_t pending_calc = 0;
     isa::CalcMix pending_mix;
+    std::vector<LineCount> pending_source;
     isa::PipeCounts segment_path{};
     std::int64_t segment_length = 0;
     bool in_period = false;
@@ -93,6 +106,7 @@ class TraceFolder final : public InstructionSink {
 
   std::int64_t pending_calc_ = 0;
   isa::CalcMix pending_mix_;
+  std::vector<LineCount> pending_source_;  // the pending calc run's lines
   isa::PipeCounts segment_path_{};  // the current segment's longest chain
   std::int64_t segment_length_ = 0;
   std::pair<int, int> last_position_{};  // line, column of the run's latest instruction

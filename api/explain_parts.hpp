@@ -1,0 +1,19 @@
+// The parts of an explanation (explain.cpp puts them together): hot lines and occupancy curves.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "explain.hpp"
+
+namespace warpsim::api {
+
+// Each instruction's warp-time put on its lines (a calc's spread over its PTX lines by their
+// instructions), most time first; `source_lines` receives the CUDA lines of the PTX's `.loc`.
+std::vector<HotLine> hot_lines(const ExplainInputs& in, const sim::core::WarpTime& time, std::vector<HotLine>& source_lines);
+
+// Occupancy against block size, registers per thread and shared memory per block, the others
+// held at the kernel's; points where the kernel could not run are left out.
+std::vector<OccupancyCurve> occupancy_curves(const gpus::Profile& gpu, const sim::occupancy::KernelResources& kernel);
+
+}  // namespace warpsim::api

@@ -1,0 +1,90 @@
+// `warpsim explain` as JSON (full precision) and text (rounded, the top lines only).
+#include <algorithm>
+
+#include "explain.hpp"
+#include "limits.hpp"
+#include "warpsim/report/number_format.hpp"
+#include "warpsim/report/text_table.hpp"
+
+namespace warpsim::api {
+namespace {
+
+using sim::report::number_json;
+using sim::report::shortest;
+
+constexpr std::size_t kLinesInText = 10;
+
+nlohmann::ordered_json lines_json(const std::vector<HotLine>& lines) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const HotLine& h : lines) {
+    out.push_back({{"file", h.file}, {"line", h.line}, {"share", h.share}, {"warp_cycles", h.warp_cycles}, {"text", h.text}});
+  }
+  return out;
+}
+
+std::string lines_text(const std::string& title, const std::vector<HotLine>& lines) {
+  if (lines.empty()) return "";
+  sim::report::TextTable table({"share", "line", "code"});
+  for (std::size_t i = 0; i < std::min(lines.size(), kLinesInText); ++i) {
+    const HotLine& h = lines[i];
+    table.add_row({percent(h.share), h.line == 0 ? "-" : h.file + ":" + std::to_string(h.line),
+                   h.line == 0 ? "(the paper's calc-period opener)" : h.text});
+  }
+  return title + " (top " + std::to_string(std::min(lines.size(), kLinesInText)) + " of " + std::to_string(lines.size()) + ")\n" +
+         table.render();
+}
+
+}  // namespace
+
+nlohmann::ordered_json explanation_json(const Explanation& e) {
+  nlohmann::ordered_json out;
+  out["package_cycles"] = number_json(e.package_cycles);
+  out["warps"] = e.warps;
+  nlohmann::ordered_json sol = nlohmann::ordered_json::array();
+  for (const ExplainResource& r : e.speed_of_light) sol.push_back({{"resource", r.name}, {"busy", r.busy}, {"peak", r.peak}});
+  out["speed_of_light"] = sol;
+  out["limiter"] = e.limiter;
+  out["reason"] = e.reason;
+  out["sentence"] = e.sentence;
+  nlohmann::ordered_json waits;
+  for (const WaitShare& w : e.waits) waits[w.cause] = {{"share", w.share}, {"cycles_per_warp", w.cycles_per_warp}};
+  out["waits"] = waits;
+  out["hot_lines"] = {{"ptx", lines_json(e.ptx_lines)}, {"source", lines_json(e.source_lines)}};
+  nlohmann::ordered_json occupancy = to_json(e.occupancy);
+  nlohmann::ordered_json curves = nlohmann::ordered_json::array();
+  for (const OccupancyCurve& c : e.occupancy_curves) {
+    nlohmann::ordered_json points = nlohmann::ordered_json::array();
+    for (const auto& [value, share] : c.points) points.push_back({value, share});
+    curves.push_back({{"axis", c.axis}, {"kernel_value", c.kernel_value}, {"points", points}});
+  }
+  occupancy["curves"] = curves;
+  out["occupancy"] = occupancy;
+  const Roofline& r = e.roofline;
+  out["roofline"] = {{"warp_instructions", r.warp_instructions}, {"dram_bytes", r.dram_bytes}, {"global_bytes", r.global_bytes},
+                     {"intensity", r.intensity}, {"achieved_gips", r.achieved_gips}, {"peak_gips", r.peak_gips},
+                     {"dram_gbs", r.dram_gbs}, {"ridge", r.ridge}, {"bound", r.bound}};
+  return out;
+}
+
+std::string explanation_text(const Explanation& e) {
+  std::string text = "why: " + e.sentence + "\n";
+  sim::report::TextTable sol({"resource", "busy", "peak on this GPU"});
+  for (const ExplainResource& r : e.speed_of_light) sol.add_row({r.name, percent(r.busy), r.peak});
+  text += "speed of light (core package 0, " + std::to_string(e.warps) + " warps, T_c " + shortest(e.package_cycles) + " cycles)\n" +
+          sol.render();
+  sim::report::TextTable waits({"warps' time", "share", "cycles per warp"});
+  for (const WaitShare& w : e.waits) waits.add_row({w.cause, percent(w.share), shortest(std::round(w.cycles_per_warp * 10) / 10)});
+  text += waits.render();
+  text += lines_text("hot PTX lines", e.ptx_lines);
+  text += lines_text("hot CUDA lines", e.source_lines);
+  const OccupancyResult& o = e.occupancy;
+  text += "occupancy: " + std::to_string(o.active_blocks_per_sm) + " blocks/SM, " + std::to_string(o.active_warps_per_sm) + " of " +
+          std::to_string(o.max_warps_per_sm) + " warps (" + percent(o.occupancy) + "), limited by " + o.limited_by + "\n";
+  const Roofline& r = e.roofline;
+  text += "roofline: " + shortest(std::round(r.intensity * 1000) / 1000) + " warp-instructions per DRAM byte (ridge " +
+          shortest(std::round(r.ridge * 1000) / 1000) + "): " + r.bound + " side; " + shortest(std::round(r.achieved_gips * 10) / 10) +
+          " of " + shortest(std::round(r.peak_gips * 10) / 10) + " GIPS\n";
+  return text;
+}
+
+}  // namespace warpsim::api
