@@ -40,8 +40,8 @@ start=$SECONDS
 "${pip[@]}" wheel --quiet --no-deps --no-build-isolation -C build-dir=build/python-build -w "$dist/raw" .
 echo "python-test: pip wheel . took $((SECONDS - start)) s"
 start=$SECONDS
-# --plat auto: the most widely installable manylinux tag the wheel satisfies (the build machine's
-# glibc and libstdc++ decide it: manylinux_2_36 on Debian 12, whose glibc is 2.36).
+# --plat auto: the most widely installable manylinux tag the wheel satisfies; the newest glibc and
+# libstdc++ symbols it uses decide it (manylinux_2_34_x86_64 when built on Debian 12: glibc 2.36, GCC 12).
 "$venv/bin/auditwheel" repair --plat auto -w "$dist" "$dist"/raw/warpsim-*.whl
 wheel=$(ls "$dist"/warpsim-*.whl)
 "${pip[@]}" install --quiet --force-reinstall --no-deps "$wheel"
