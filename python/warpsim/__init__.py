@@ -258,7 +258,7 @@ def _names(value: Union[None, str, Sequence[str]], what: str) -> Optional[str]:
     return ",".join(_text(v, what) for v in value)
 
 
-def calibrate(measured: Optional[PathLike] = None, gpu: str = "", workload: Optional[PathLike] = None, *,
+def calibrate(measured: Optional[PathLike], gpu: str, workload: Optional[PathLike] = None, *,
               points: Optional[PathLike] = None, fit: Union[None, str, Sequence[str]] = None,
               bounds: Union[None, str, Mapping[str, tuple[float, float]]] = None, tp: Optional[float] = None,
               tm: Optional[float] = None, threads: Union[None, int, str] = None, grid: Union[None, int, str] = None,
@@ -268,6 +268,7 @@ def calibrate(measured: Optional[PathLike] = None, gpu: str = "", workload: Opti
               model: str = "memory") -> CalibrateResult:
     """Fit t_p, t_m and durations to measured times: ``warpsim calibrate MEASURED --gpu GPU --workload W``.
 
+    ``measured`` a measurements CSV, or None with ``points`` (a point list with time_us).
     ``fit`` e.g. ("tm", "tp") or "tm,tp"; ``bounds`` {"tm": (0, 100)} or "tm=0:100"; ``params``
     the axes that give PTX parameters ({"N": 0} or "N=0"); the rest are the CLI's flags of the same
     names. ``toml`` of the result is the profile section ``--format toml`` writes.

@@ -58,7 +58,7 @@ def search_block_size(gpu: str, threads: int, program: Optional[PathLike] = None
                       ) -> BlockSizeSearch: ...
 def predict(workload: str, gpu: str, K: int, N: int, tp: Optional[float] = None, tm: Optional[float] = None,
             model: str = "memory") -> PredictResult: ...
-def calibrate(measured: Optional[PathLike] = None, gpu: str = "", workload: Optional[PathLike] = None, *,
+def calibrate(measured: Optional[PathLike], gpu: str, workload: Optional[PathLike] = None, *,
               points: Optional[PathLike] = None, fit: Union[None, str, Sequence[str]] = None,
               bounds: Union[None, str, Mapping[str, tuple[float, float]]] = None, tp: Optional[float] = None,
               tm: Optional[float] = None, threads: Union[None, int, str] = None, grid: Union[None, int, str] = None,

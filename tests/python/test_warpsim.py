@@ -581,3 +581,15 @@ def test_the_documented_examples_run(tmp_path, monkeypatch):
     done = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "112" and (tmp_path / "chart.svg").read_text().startswith("<")
+
+
+def test_errors_of_the_new_functions_are_located():
+    # An error thrown on the worker thread reaches Python as warpsim.Error, with its location.
+    with pytest.raises(warpsim.Error, match="ran more than 100 instructions") as caught:
+        warpsim.lower(MTX_PTX, grid=1, block=32, params={0: 102}, max_steps=100)
+    assert caught.value.file == MTX_PTX and caught.value.line is not None
+    assert str(caught.value).startswith(f"{MTX_PTX}:{caught.value.line}:")
+    with pytest.raises(warpsim.Error, match="no_such.ptx"):
+        warpsim.search_block_size("a100", 4096, "workloads/no_such.ptx")
+    with pytest.raises(warpsim.Error, match="unknown GPU"):
+        warpsim.calibrate("workloads/measurements/h100-dwt.csv", gpu="nosuch", workload="dwt_matrix")
