@@ -324,11 +324,16 @@ def test_simulate_options_change_the_result():
     assert paper.model == "paper"
 
 
-def test_simulate_timeline_and_trace():
+def test_simulate_timeline_and_trace_are_the_cli_files(tmp_path):
     result = warpsim.simulate(MTX_KP, "rtx2060", 4, 128, params={"N": 64}, timeline=True, trace=True)
-    assert result.timeline_svg.startswith("<svg") or result.timeline_svg.startswith("<?xml")
-    assert "traceEvents" in json.loads(result.trace_json) or isinstance(json.loads(result.trace_json), list)
+    cli("simulate", MTX_KP, "--gpu", "rtx2060", "--grid", "4", "--block", "128", "--param", "N=64",
+        "--timeline", str(tmp_path / "t.svg"), "--trace", str(tmp_path / "t.json"))
+    assert result.timeline_svg == (tmp_path / "t.svg").read_text() and "<svg" in result.timeline_svg
+    assert result.trace_json == (tmp_path / "t.json").read_text()
+    json.loads(result.trace_json)
     assert warpsim.simulate(MTX_KP, "rtx2060", 4, 128, params={"N": 64}).timeline_svg is None
+    core = warpsim.core(LISTING1, 3, 2, timeline=True)
+    assert "<svg" in core.timeline_svg and core.trace_json is None
 
 
 @pytest.mark.parametrize("options, message", [
@@ -593,3 +598,27 @@ def test_errors_of_the_new_functions_are_located():
         warpsim.search_block_size("a100", 4096, "workloads/no_such.ptx")
     with pytest.raises(warpsim.Error, match="unknown GPU"):
         warpsim.calibrate("workloads/measurements/h100-dwt.csv", gpu="nosuch", workload="dwt_matrix")
+
+
+def test_the_module_runs_with_the_systems_copies_hidden():
+    # The stronger check, where the test may make a private mount namespace (root, `unshare -m`):
+    # with the system's oneTBB, toml++ and NLopt blanked out, the module still imports and runs a
+    # threaded sweep (oneTBB) of TOML suites (toml++), and a calibration (NLopt).
+    import shutil
+
+    libraries = []
+    for name in ("libtbb.so.12", "libtomlplusplus.so.3", "libnlopt.so.0"):
+        found = [p for p in Path("/usr/lib/x86_64-linux-gnu").glob(name)] + [p for p in Path("/lib64").glob(name)]
+        libraries += [str(p.resolve()) for p in found]
+    if not libraries or not shutil.which("unshare"):
+        pytest.skip("no system copies to hide, or no unshare")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("unshare -m is not permitted here")
+    hide = "; ".join(f"mount --bind /dev/null {lib}" for lib in sorted(set(libraries)))
+    code = ("import warpsim; print(warpsim.sweep('workloads/suites/mtx-mul-vec.toml', jobs=2).shape, "
+            "warpsim.calibrate('workloads/measurements/h100-dwt.csv', 'h100', 'dwt_matrix', fit='tm').section)")
+    done = subprocess.run(["unshare", "-m", "sh", "-c", f'{hide} && exec "$0" -c "$1"', sys.executable, code],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["(48,", "21)", "dwt_matrix"]
