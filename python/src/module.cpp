@@ -265,10 +265,13 @@ std::tuple<std::string, std::string, std::vector<std::pair<std::string, std::str
 
 // The CSV text and the sweep's warnings. The streaming overload, as the whole-text one drops the
 // warnings; a stopped sweep (Ctrl-C) is not returned: interruptible raises instead.
-std::pair<std::string, Lines> sweep(const std::string& suite, int jobs) {
+std::pair<std::string, Lines> sweep(const std::string& suite, const std::string& points, int jobs,
+                                    std::optional<std::string> model) {
   warpsim::SweepRequest request;
   request.suite = suite;
+  request.points = points;
   request.jobs = jobs;
+  if (model) request.model = warpsim::parse_model(*model);
   return interruptible([&](const std::atomic<bool>* cancel) {
     request.control.cancel = cancel;
     std::string csv;
@@ -280,10 +283,11 @@ std::pair<std::string, Lines> sweep(const std::string& suite, int jobs) {
 }
 
 // `warpsim app --format json` as JSON text, and the warnings.
-std::pair<std::string, Lines> app(const std::string& path, int jobs) {
+std::pair<std::string, Lines> app(const std::string& path, int jobs, std::optional<std::string> model) {
   warpsim::AppRequest request;
   request.app = path;
   request.jobs = jobs;
+  if (model) request.model = warpsim::parse_model(*model);
   return interruptible([&](const std::atomic<bool>* cancel) {
     request.control.cancel = cancel;
     warpsim::AppResult result = warpsim::run_app(request);
@@ -373,7 +377,8 @@ NB_MODULE(_warpsim, m) {
   m.def("evaluate", &evaluate, nb::arg("predicted"), nb::arg("measured"), nb::arg("keys"), nb::arg("x"),
         nb::arg("ratio").none(), nb::arg("allow_missing"), nb::arg("charts"),
         "`warpsim evaluate --format json` as JSON text, its CSV, and (file name, SVG) of each chart when asked.");
-  m.def("sweep", &sweep, nb::arg("suite"), nb::arg("jobs"), "`warpsim sweep SUITE --format csv` as CSV text, and the warnings.");
+  m.def("sweep", &sweep, nb::arg("suite"), nb::arg("points"), nb::arg("jobs"), nb::arg("model").none(),
+        "`warpsim sweep SUITE|--points LIST --format csv` as CSV text, and the warnings.");
   m.def("occupancy", &occupancy, nb::arg("gpu"), nb::arg("block"), nb::arg("registers").none(), nb::arg("smem").none(),
         nb::arg("dynamic_smem"), nb::arg("ptx"), nb::arg("kernel"), nb::arg("ptxas"),
         "`warpsim occupancy --format json` as JSON text, and the warnings.");
@@ -382,5 +387,6 @@ NB_MODULE(_warpsim, m) {
         nb::arg("title").none(), nb::arg("linear_x"), nb::arg("linear_y"), "`warpsim plot` as SVG text.");
   m.def("import_profile", &import_profile, nb::arg("profile"), nb::arg("from_"), nb::arg("gpu"), nb::arg("workload"),
         nb::arg("params"), nb::arg("kernel"), nb::arg("launches"), "`warpsim import`'s row, as JSON text.");
-  m.def("app", &app, nb::arg("path"), nb::arg("jobs"), "`warpsim app APP --format json` as JSON text, and the warnings.");
+  m.def("app", &app, nb::arg("path"), nb::arg("jobs"), nb::arg("model").none(),
+        "`warpsim app APP --format json` as JSON text, and the warnings.");
 }

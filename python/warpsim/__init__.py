@@ -334,23 +334,29 @@ def evaluate(predicted: PathLike, measured: PathLike, keys: Union[None, str, Seq
     return EvaluateResult.from_json(json.loads(text), csv, dict(svgs))
 
 
-def sweep(suite: PathLike, jobs: Optional[int] = None) -> "pandas.DataFrame":
-    """Every point of a suite: ``warpsim sweep SUITE -o x.csv [-j JOBS]`` as a DataFrame.
+def sweep(suite: Optional[PathLike] = None, jobs: Optional[int] = None, *, points: Optional[PathLike] = None,
+          model: Optional[str] = None) -> "pandas.DataFrame":
+    """Every point of a suite: ``warpsim sweep SUITE -o x.csv [-j JOBS]`` as a DataFrame; or with
+    ``points`` (and no suite) the rows of a point list: ``warpsim sweep --points LIST``.
 
-    ``jobs`` None uses every core; the rows are the same for any value.
+    ``jobs`` None uses every core; the rows are the same for any value. ``model`` puts every
+    workload under that model (``--model``; None: each one's own).
     """
-    text, notes = _warpsim.sweep(os.fspath(suite), _jobs(jobs))
+    text, notes = _warpsim.sweep("" if suite is None else os.fspath(suite),
+                                 "" if points is None else os.fspath(points), _jobs(jobs),
+                                 _optional_text(model, "model"))
     _warn(notes)
     return _read_csv(text)
 
 
-def app(path: PathLike, jobs: Optional[int] = None) -> AppResult:
+def app(path: PathLike, jobs: Optional[int] = None, *, model: Optional[str] = None) -> AppResult:
     """A whole application on 1..M GPUs: ``warpsim app PATH --format json [-j JOBS]`` (docs/apps.md).
 
     The rows are {"gpu", "gpus", <axes>..., "total_us", "speedup", "steps": [...]}; ``jobs`` None
-    uses every core for the kernel steps; the rows are the same for any value.
+    uses every core for the kernel steps; the rows are the same for any value. ``model`` puts
+    every kernel step under that model (``--model``; None: each step's own).
     """
-    text, notes = _warpsim.app(os.fspath(path), _jobs(jobs))
+    text, notes = _warpsim.app(os.fspath(path), _jobs(jobs), _optional_text(model, "model"))
     _warn(notes)
     return AppResult.from_json(json.loads(text), tuple(notes))
 

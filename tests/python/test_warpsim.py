@@ -622,3 +622,22 @@ def test_the_module_runs_with_the_systems_copies_hidden():
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["(48,", "21)", "dwt_matrix"]
+
+
+def test_sweep_points_and_model_are_the_cli(tmp_path):
+    points = "workloads/points/matmul.csv"
+    frame = warpsim.sweep(points=points, jobs=2, model="pipes")
+    cli("sweep", "--points", points, "--model", "pipes", "-j", "2", "-o", str(tmp_path / "p.csv"), "--quiet")
+    expected = warpsim._read_csv((tmp_path / "p.csv").read_text())
+    pandas.testing.assert_frame_equal(frame, expected, check_exact=True)
+    assert len(frame) == 5 and list(frame.columns[:3]) == ["gpu", "kernel", "grid"]
+    memory = warpsim.sweep(points=points, jobs=2)
+    assert list(memory["time_us"]) != list(frame["time_us"])  # the model reached the C++
+    with pytest.raises(warpsim.Error):
+        warpsim.sweep(SUITE, points=points)  # exactly one of the two
+
+
+def test_app_model_is_the_cli():
+    app = "workloads/apps/dwt_scaling.toml"
+    result = warpsim.app(app, jobs=2, model="paper")
+    assert result.json == json.loads(cli("app", app, "--model", "paper", "--format", "json"))
