@@ -479,9 +479,9 @@ sys.exit(1)
 """
 
 
-# A sweep of 96 tiled-multiply points on one thread: about 14 s uninterrupted on 2 busy cores (the
-# emulate_all lowering of one big launch would be longer, but it looks at the cancel flag only
-# between rounds of 1024 blocks: docs/library.md).
+# A sweep of 96 tiled-multiply points on one thread: about 14 s uninterrupted on 2 busy cores. (The
+# emulate_all lowering of a big launch would be longer, but it does not stop early on the cancel
+# flag today, from the CLI either: docs/library.md.)
 LONG_CALL = 'warpsim.sweep("workloads/suites/measured-matmul.toml", jobs=1)'
 
 
