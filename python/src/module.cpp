@@ -1,10 +1,16 @@
 // warpsim._warpsim: a thin layer over the C++ facade (include/warpsim/warpsim.hpp). Each function
 // takes plain, already-checked values from python/warpsim/__init__.py and returns the text the CLI
-// would write (JSON or CSV), so the Python results equal the CLI's by construction.
+// would write (JSON or CSV), so the Python results equal the CLI's by construction. Every call runs
+// on a worker thread without the GIL while the calling thread watches for Ctrl-C (interruptible).
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -23,6 +29,7 @@ namespace nb = nanobind;
 namespace {
 
 using Dims = std::tuple<std::int64_t, std::int64_t, std::int64_t>;
+using Lines = std::vector<std::string>;
 
 warpsim::Dim3 dim3(const Dims& d) { return {std::get<0>(d), std::get<1>(d), std::get<2>(d)}; }
 
@@ -31,65 +38,266 @@ std::string dump(const nlohmann::ordered_json& json) {
   return json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-std::string core(const std::string& program, std::int64_t warps, std::optional<double> tm,
-                 const warpsim::Parameters& params) {
+// Runs work(cancel) on a worker thread with the GIL released, the one way every function here
+// calls the facade. The calling thread wakes every 50 ms, takes the GIL and runs Python's signal
+// handlers (PyErr_CheckSignals: Ctrl-C's KeyboardInterrupt, or whatever a handler raises); when one
+// raises, it sets the cancel flag the work's warpsim::Control holds, waits for the worker to stop
+// (warpsim::Cancelled, or a stopped sweep, which is dropped) and raises the handler's exception.
+// Off the main thread PyErr_CheckSignals does nothing, so other threads simply wait.
+template <class Work>
+auto interruptible(Work&& work) -> decltype(work(static_cast<const std::atomic<bool>*>(nullptr))) {
+  using Result = decltype(work(static_cast<const std::atomic<bool>*>(nullptr)));
+  std::atomic<bool> cancel{false};
+  std::optional<Result> result;
+  std::exception_ptr failure;
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  bool interrupted = false;
+  {
+    nb::gil_scoped_release unlocked;
+    std::thread worker([&] {
+      try {
+        result.emplace(work(&cancel));
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+      finished.notify_one();
+    });
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        if (finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) break;
+      }
+      nb::gil_scoped_acquire locked;
+      if (PyErr_CheckSignals() != 0) {  // the exception stays set in this thread until raised below
+        interrupted = true;
+        cancel.store(true);
+        break;
+      }
+    }
+    worker.join();
+  }
+  if (interrupted) throw nb::python_error();  // the handler's exception (KeyboardInterrupt)
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*result);
+}
+
+// Reads the keyword options the Python package passes (already checked there); a missing or None
+// key keeps the request's default.
+struct Options {
+  const nb::dict& dict;
+  template <class T>
+  std::optional<T> get(const char* key) const {
+    if (!dict.contains(key)) return std::nullopt;
+    nb::handle value = dict[key];
+    if (value.is_none()) return std::nullopt;
+    return nb::cast<T>(value);
+  }
+  template <class T>
+  void set(T& field, const char* key) const {
+    if (auto value = get<T>(key)) field = std::move(*value);
+  }
+};
+
+warpsim::PtxOptions ptx_options(const Options& o) {
+  warpsim::PtxOptions ptx;
+  o.set(ptx.kernel, "kernel");
+  if (auto trips = o.get<std::int64_t>("unknown_trips")) ptx.unknown_trips = *trips;
+  if (auto branch = o.get<std::string>("unknown_branch")) {
+    if (*branch != "fallthrough" && *branch != "taken") {
+      throw warpsim::Error("unknown_branch " + warpsim::quote_for_message(*branch) + ": expected fallthrough or taken");
+    }
+    ptx.unknown_branch_taken = *branch == "taken";
+  }
+  ptx.max_steps = o.get<std::int64_t>("max_steps");
+  o.set(ptx.emulate_all, "emulate_all");
+  if (auto text = o.get<std::string>("load_cycles")) ptx.load_cycles = warpsim::parse_cycles(*text, "load_cycles");
+  if (auto text = o.get<std::string>("store_cycles")) ptx.store_cycles = warpsim::parse_cycles(*text, "store_cycles");
+  return ptx;
+}
+
+// What `simulate` and `launch --search` share (cli/ptx_options.cpp's simulation_request).
+warpsim::SimulateRequest simulation_request(const nb::dict& options) {
+  const Options o{options};
+  warpsim::SimulateRequest request;
+  o.set(request.program, "program");
+  o.set(request.gpu, "gpu");
+  if (auto grid = o.get<Dims>("grid")) request.grid = dim3(*grid);
+  if (auto block = o.get<Dims>("block")) request.block = dim3(*block);
+  request.tp_us = o.get<double>("tp_us");
+  request.tm = o.get<double>("tm");
+  o.set(request.params, "params");
+  if (auto model = o.get<std::string>("model")) request.model = warpsim::parse_model(*model);
+  request.max_instructions = o.get<std::int64_t>("max_instructions");
+  request.ptx = ptx_options(o);
+  request.registers = o.get<std::int64_t>("registers");
+  o.set(request.ptxas, "ptxas");
+  o.set(request.use_cache, "use_cache");
+  o.set(request.timeline, "timeline");
+  o.set(request.trace, "trace");
+  return request;
+}
+
+// JSON text and the views.
+std::tuple<std::string, std::string, std::string> core(const std::string& program, std::int64_t warps,
+                                                       std::optional<double> tm, const warpsim::Parameters& params,
+                                                       const nb::dict& options) {
+  const Options o{options};
   warpsim::CoreRequest request;
   request.program = program;
   request.warps = warps;
   request.tm = tm;
   request.params = params;
-  nb::gil_scoped_release unlocked;  // plain C++ from here on: other Python threads may run
-  return dump(warpsim::to_json(warpsim::run_core(request)));
+  request.gpu = o.get<std::string>("gpu");
+  request.block_warps = o.get<std::int64_t>("block_warps");
+  if (auto model = o.get<std::string>("model")) request.model = warpsim::parse_model(*model);
+  request.max_instructions = o.get<std::int64_t>("max_instructions");
+  o.set(request.timeline, "timeline");
+  o.set(request.trace, "trace");
+  return interruptible([&](const std::atomic<bool>*) {
+    warpsim::CoreResult result = warpsim::run_core(request);
+    return std::tuple{dump(warpsim::to_json(result)), std::move(result.views.timeline_svg),
+                      std::move(result.views.trace_json)};
+  });
 }
 
-// JSON text and the lowering's warnings (the CLI prints those on stderr; Python warns).
-std::pair<std::string, std::vector<std::string>> simulate(const std::string& program, const std::string& gpu,
-                                                          const Dims& grid, const Dims& block,
-                                                          const warpsim::Parameters& params, const std::string& kernel,
-                                                          std::optional<double> tp_us, std::optional<double> tm) {
-  warpsim::SimulateRequest request;  // model memory and ptxas "ptxas": the CLI's defaults
-  request.program = program;
-  request.gpu = gpu;
+// JSON text, the lowering's warnings (the CLI prints those on stderr; Python warns) and the views.
+std::tuple<std::string, Lines, std::string, std::string> simulate(const nb::dict& options) {
+  warpsim::SimulateRequest request = simulation_request(options);
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.control.cancel = cancel;
+    warpsim::SimulateResult result = warpsim::simulate(request);
+    return std::tuple{dump(warpsim::to_json(result)), std::move(result.warnings),
+                      std::move(result.views.timeline_svg), std::move(result.views.trace_json)};
+  });
+}
+
+// `warpsim lower --format json`, the .kp text (`warpsim lower`) and the warnings.
+std::tuple<std::string, std::string, Lines> lower(const std::string& ptx, const Dims& grid, const Dims& block,
+                                                  const warpsim::Parameters& params, const nb::dict& options) {
+  warpsim::LowerRequest request;
+  request.ptx = ptx;
   request.grid = dim3(grid);
   request.block = dim3(block);
   request.params = params;
-  request.ptx.kernel = kernel;
+  request.options = ptx_options(Options{options});
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.control.cancel = cancel;
+    warpsim::LowerResult result = warpsim::lower(request);
+    return std::tuple{dump(warpsim::to_json(result)), warpsim::to_kp(result), std::move(result.warnings)};
+  });
+}
+
+// `warpsim launch --format json`.
+std::string launch(const std::string& gpu, std::int64_t total_threads) {
+  return interruptible(
+      [&](const std::atomic<bool>*) { return dump(warpsim::to_json(warpsim::plan_launch(gpu, total_threads))); });
+}
+
+// `warpsim launch --search --format json`, its CSV and the warnings.
+std::tuple<std::string, std::string, Lines> search_block_size(std::int64_t total_threads, const nb::dict& options) {
+  warpsim::BlockSearchRequest request;
+  request.total_threads = total_threads;
+  request.simulation = simulation_request(options);
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.control.cancel = cancel;
+    warpsim::BlockSizeSearch search = warpsim::search_block_size(request);
+    return std::tuple{dump(warpsim::to_json(search)), warpsim::to_csv(search), std::move(search.warnings)};
+  });
+}
+
+// `warpsim predict WORKLOAD --format json`.
+std::string predict(const std::string& workload, const std::string& gpu, std::int64_t K, std::int64_t N,
+                    std::optional<double> tp_us, std::optional<double> tm, const std::string& model) {
+  warpsim::PredictRequest request;
+  request.workload = workload;
+  request.gpu = gpu;
+  request.K = K;
+  request.N = N;
   request.tp_us = tp_us;
   request.tm = tm;
-  nb::gil_scoped_release unlocked;
-  warpsim::SimulateResult result = warpsim::simulate(request);
-  return {dump(warpsim::to_json(result)), std::move(result.warnings)};
+  request.model = warpsim::parse_model(model);
+  return interruptible([&](const std::atomic<bool>*) { return dump(warpsim::to_json(warpsim::predict(request))); });
+}
+
+// `warpsim calibrate --format json` and the profile section (`--format toml`).
+std::pair<std::string, std::string> calibrate(const nb::dict& options) {
+  const Options o{options};
+  warpsim::CalibrateRequest request;
+  o.set(request.measured, "measured");
+  o.set(request.points, "points");
+  o.set(request.gpu, "gpu");
+  o.set(request.workload, "workload");
+  o.set(request.fit, "fit");
+  o.set(request.bounds, "bounds");
+  request.tp_us = o.get<double>("tp_us");
+  request.tm = o.get<double>("tm");
+  request.threads = o.get<std::string>("threads");
+  request.grid = o.get<std::string>("grid");
+  request.block = o.get<std::string>("block");
+  o.set(request.kernel, "kernel");
+  o.set(request.parameter_axes, "parameter_axes");
+  o.set(request.label, "label");
+  o.set(request.section, "section");
+  o.set(request.max_evaluations, "max_evaluations");
+  if (auto model = o.get<std::string>("model")) request.model = warpsim::parse_model(*model);
+  return interruptible([&](const std::atomic<bool>*) {
+    const warpsim::CalibrateResult result = warpsim::calibrate(request);
+    return std::pair{dump(warpsim::to_json(result)), warpsim::to_toml(result)};
+  });
+}
+
+// `warpsim evaluate --format json`, its CSV and the charts of --charts.
+std::tuple<std::string, std::string, std::vector<std::pair<std::string, std::string>>> evaluate(
+    const std::string& predicted, const std::string& measured, const Lines& keys, const std::string& x,
+    std::optional<std::pair<std::string, std::string>> ratio, bool allow_missing, bool charts) {
+  warpsim::EvaluateRequest request{predicted, measured, keys, x, std::move(ratio), allow_missing};
+  return interruptible([&](const std::atomic<bool>*) {
+    const warpsim::EvaluateResult result = warpsim::evaluate(request);
+    return std::tuple{dump(warpsim::to_json(result)), warpsim::to_csv(result),
+                      charts ? warpsim::to_svg_charts(result) : std::vector<std::pair<std::string, std::string>>{}};
+  });
 }
 
 // The CSV text and the sweep's warnings. The streaming overload, as the whole-text one drops the
-// warnings; without a cancel flag the sweep always runs to the end.
-std::pair<std::string, std::vector<std::string>> sweep(const std::string& suite, int jobs) {
+// warnings; a stopped sweep (Ctrl-C) is not returned: interruptible raises instead.
+std::pair<std::string, Lines> sweep(const std::string& suite, const std::string& points, int jobs,
+                                    std::optional<std::string> model) {
   warpsim::SweepRequest request;
   request.suite = suite;
+  request.points = points;
   request.jobs = jobs;
-  nb::gil_scoped_release unlocked;
-  std::string csv;
-  warpsim::SweepSummary summary =
-      warpsim::sweep(request, warpsim::Format::csv, [&](const std::string& piece) { csv += piece; });
-  return {std::move(csv), std::move(summary.warnings)};
+  if (model) request.model = warpsim::parse_model(*model);
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.control.cancel = cancel;
+    std::string csv;
+    warpsim::SweepSummary summary =
+        warpsim::sweep(request, warpsim::Format::csv, [&](const std::string& piece) { csv += piece; });
+    if (summary.stopped) throw warpsim::Cancelled();
+    return std::pair{std::move(csv), std::move(summary.warnings)};
+  });
 }
 
 // `warpsim app --format json` as JSON text, and the warnings.
-std::pair<std::string, std::vector<std::string>> app(const std::string& path, int jobs) {
+std::pair<std::string, Lines> app(const std::string& path, int jobs, std::optional<std::string> model) {
   warpsim::AppRequest request;
   request.app = path;
   request.jobs = jobs;
-  nb::gil_scoped_release unlocked;
-  warpsim::AppResult result = warpsim::run_app(request);
-  return {dump(warpsim::to_json(result)), std::move(result.warnings)};
+  if (model) request.model = warpsim::parse_model(*model);
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.control.cancel = cancel;
+    warpsim::AppResult result = warpsim::run_app(request);
+    return std::pair{dump(warpsim::to_json(result)), std::move(result.warnings)};
+  });
 }
 
 // `warpsim occupancy --format json` as JSON text, and why registers took the default.
-std::pair<std::string, std::vector<std::string>> occupancy(const std::string& gpu, const Dims& block,
-                                                           std::optional<std::int64_t> registers,
-                                                           std::optional<std::int64_t> smem, std::int64_t dynamic_smem,
-                                                           const std::string& ptx, const std::string& kernel,
-                                                           const std::string& ptxas) {
+std::pair<std::string, Lines> occupancy(const std::string& gpu, const Dims& block, std::optional<std::int64_t> registers,
+                                        std::optional<std::int64_t> smem, std::int64_t dynamic_smem,
+                                        const std::string& ptx, const std::string& kernel, const std::string& ptxas) {
   warpsim::OccupancyRequest request;
   request.gpu = gpu;
   request.block = dim3(block);
@@ -99,23 +307,24 @@ std::pair<std::string, std::vector<std::string>> occupancy(const std::string& gp
   request.ptx = ptx;
   request.kernel = kernel;
   request.ptxas = ptxas;
-  nb::gil_scoped_release unlocked;
-  warpsim::OccupancyResult result = warpsim::occupancy(request);
-  return {dump(warpsim::to_json(result)), std::move(result.warnings)};
+  return interruptible([&](const std::atomic<bool>*) {
+    warpsim::OccupancyResult result = warpsim::occupancy(request);
+    return std::pair{dump(warpsim::to_json(result)), std::move(result.warnings)};
+  });
 }
 
 // `warpsim gpus [ID] --format json` as JSON text: the built-in profiles, or the one named.
 std::string gpus(std::optional<std::string> id) {
-  nb::gil_scoped_release unlocked;
-  return id ? dump(warpsim::to_json(warpsim::gpu_profile(*id))) : dump(warpsim::to_json(warpsim::gpu_profiles()));
+  return interruptible([&](const std::atomic<bool>*) {
+    return id ? dump(warpsim::to_json(warpsim::gpu_profile(*id))) : dump(warpsim::to_json(warpsim::gpu_profiles()));
+  });
 }
 
 // `warpsim plot`: the chart as SVG text.
 std::string plot(const std::string& results, const std::string& x, const std::string& y, const std::string& by,
-                 const std::vector<std::string>& where, std::optional<std::string> title, bool linear_x, bool linear_y) {
+                 const Lines& where, std::optional<std::string> title, bool linear_x, bool linear_y) {
   warpsim::PlotRequest request{results, x, y, by, where, std::move(title), linear_x, linear_y};
-  nb::gil_scoped_release unlocked;
-  return warpsim::to_svg(warpsim::plot(request));
+  return interruptible([&](const std::atomic<bool>*) { return warpsim::to_svg(warpsim::plot(request)); });
 }
 
 // `warpsim import`: the measurements row and what was read, as JSON text.
@@ -123,8 +332,8 @@ std::string import_profile(const std::string& profile, const std::string& from, 
                            const std::string& workload, const warpsim::Parameters& params, const std::string& kernel,
                            std::int64_t launches) {
   warpsim::ImportRequest request{profile, from, gpu, workload, params, kernel, launches};
-  nb::gil_scoped_release unlocked;
-  return dump(warpsim::to_json(warpsim::import_profile(request)));
+  return interruptible(
+      [&](const std::atomic<bool>*) { return dump(warpsim::to_json(warpsim::import_profile(request))); });
 }
 
 // warpsim::Error becomes warpsim.Error (python/warpsim/_error.py), built with its location so
@@ -152,11 +361,23 @@ NB_MODULE(_warpsim, m) {
   m.doc() = "warpsim's C++ facade; use the warpsim package, which checks arguments and parses the results.";
   nb::register_exception_translator(translate_error);
   m.def("core", &core, nb::arg("program"), nb::arg("warps"), nb::arg("tm").none(), nb::arg("params"),
-        "`warpsim core --format json` as JSON text.");
-  m.def("simulate", &simulate, nb::arg("program"), nb::arg("gpu"), nb::arg("grid"), nb::arg("block"),
-        nb::arg("params"), nb::arg("kernel"), nb::arg("tp_us").none(), nb::arg("tm").none(),
-        "`warpsim simulate --format json` as JSON text, and the warnings.");
-  m.def("sweep", &sweep, nb::arg("suite"), nb::arg("jobs"), "`warpsim sweep SUITE --format csv` as CSV text, and the warnings.");
+        nb::arg("options"), "`warpsim core --format json` as JSON text, the timeline SVG and the trace JSON.");
+  m.def("simulate", &simulate, nb::arg("options"),
+        "`warpsim simulate --format json` as JSON text, the warnings, the timeline SVG and the trace JSON.");
+  m.def("lower", &lower, nb::arg("ptx"), nb::arg("grid"), nb::arg("block"), nb::arg("params"), nb::arg("options"),
+        "`warpsim lower --format json` as JSON text, the .kp text and the warnings.");
+  m.def("launch", &launch, nb::arg("gpu"), nb::arg("total_threads"), "`warpsim launch --format json` as JSON text.");
+  m.def("search_block_size", &search_block_size, nb::arg("total_threads"), nb::arg("options"),
+        "`warpsim launch --search --format json` as JSON text, its CSV and the warnings.");
+  m.def("predict", &predict, nb::arg("workload"), nb::arg("gpu"), nb::arg("K"), nb::arg("N"), nb::arg("tp_us").none(),
+        nb::arg("tm").none(), nb::arg("model"), "`warpsim predict --format json` as JSON text.");
+  m.def("calibrate", &calibrate, nb::arg("options"),
+        "`warpsim calibrate --format json` as JSON text, and the profile section (`--format toml`).");
+  m.def("evaluate", &evaluate, nb::arg("predicted"), nb::arg("measured"), nb::arg("keys"), nb::arg("x"),
+        nb::arg("ratio").none(), nb::arg("allow_missing"), nb::arg("charts"),
+        "`warpsim evaluate --format json` as JSON text, its CSV, and (file name, SVG) of each chart when asked.");
+  m.def("sweep", &sweep, nb::arg("suite"), nb::arg("points"), nb::arg("jobs"), nb::arg("model").none(),
+        "`warpsim sweep SUITE|--points LIST --format csv` as CSV text, and the warnings.");
   m.def("occupancy", &occupancy, nb::arg("gpu"), nb::arg("block"), nb::arg("registers").none(), nb::arg("smem").none(),
         nb::arg("dynamic_smem"), nb::arg("ptx"), nb::arg("kernel"), nb::arg("ptxas"),
         "`warpsim occupancy --format json` as JSON text, and the warnings.");
@@ -165,5 +386,6 @@ NB_MODULE(_warpsim, m) {
         nb::arg("title").none(), nb::arg("linear_x"), nb::arg("linear_y"), "`warpsim plot` as SVG text.");
   m.def("import_profile", &import_profile, nb::arg("profile"), nb::arg("from_"), nb::arg("gpu"), nb::arg("workload"),
         nb::arg("params"), nb::arg("kernel"), nb::arg("launches"), "`warpsim import`'s row, as JSON text.");
-  m.def("app", &app, nb::arg("path"), nb::arg("jobs"), "`warpsim app APP --format json` as JSON text, and the warnings.");
+  m.def("app", &app, nb::arg("path"), nb::arg("jobs"), nb::arg("model").none(),
+        "`warpsim app APP --format json` as JSON text, and the warnings.");
 }

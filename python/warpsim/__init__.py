@@ -1,15 +1,14 @@
-"""warpsim from Python: the ``core``, ``simulate``, ``sweep``, ``app``, ``occupancy``, ``gpus``, ``plot``
-and ``import`` commands as functions.
+"""warpsim from Python: every command of the CLI as a function (docs/library.md).
 
-The results are what the CLI writes: ``core``, ``simulate``, ``occupancy`` and ``gpus`` return the dict
-of ``--format json`` key for key, ``sweep`` a pandas DataFrame of the CSV, ``app`` the dict of
-``warpsim app --format json``, ``plot`` the SVG text and ``import_profile`` the measurements row.
-Bad input raises :class:`warpsim.Error`.
+The results are what the CLI writes: each function returns a frozen dataclass (warpsim._results)
+built from the command's ``--format json``, its fields named by the JSON keys and the whole object
+kept in ``.json``; ``sweep`` returns a pandas DataFrame of the CSV and ``plot`` the SVG text.
+Bad input raises :class:`warpsim.Error`; Ctrl-C (SIGINT) stops any call with KeyboardInterrupt.
 """
 
 from __future__ import annotations
 
-import io
+import decimal
 import json
 import operator
 import os
@@ -18,13 +17,22 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 from . import _warpsim
 from ._error import Error
+from ._results import _read_csv
+from ._results import (AppResult, Assumption, BlockCandidate, BlockSizeSearch, CalibrateResult, CalibrationValues,
+                       CoreResult, EvaluateResult, Experiment, FittedParameter, GpuProfile, GridPlan, ImportResult,
+                       LaunchPlan, Limits, LowerResult, OccupancyResult, PredictResult, PtxReport, SimulateResult,
+                       WarpProgram)
 
 if TYPE_CHECKING:
     import pandas
 
 __version__ = "0.1.0"  # the CMake project's version (pyproject.toml says the same)
-__all__ = ["Error", "app", "core", "gpu", "gpus", "import_profile", "occupancy", "plot", "simulate", "sweep",
-           "__version__"]
+__all__ = ["Error", "app", "calibrate", "core", "evaluate", "gpu", "gpus", "import_profile", "launch", "lower",
+           "occupancy", "plot", "predict", "search_block_size", "simulate", "sweep", "__version__",
+           "AppResult", "Assumption", "BlockCandidate", "BlockSizeSearch", "CalibrateResult", "CalibrationValues",
+           "CoreResult", "EvaluateResult", "Experiment", "FittedParameter", "GpuProfile", "GridPlan", "ImportResult",
+           "LaunchPlan", "Limits", "LowerResult", "OccupancyResult", "PredictResult", "PtxReport", "SimulateResult",
+           "WarpProgram"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 Dims = Union[int, str, Sequence[int]]
@@ -100,59 +108,6 @@ def _warn(lines: Sequence[str]) -> None:
         warnings.warn(line, UserWarning, stacklevel=3)
 
 
-def core(path: PathLike, warps: int, tm: Optional[float], params: Optional[Mapping[str, Union[int, str]]] = None
-         ) -> dict[str, Any]:
-    """T_c of one core package: ``warpsim core PATH --warps WARPS [--tm TM] --format json``.
-
-    ``tm`` None takes the program's ``tm`` line. Returns {"kernel", "warps", "tm", "cycles"}.
-    """
-    text = _warpsim.core(os.fspath(path), _integer(warps, "warps"), _number(tm, "tm"), _params(params))
-    return json.loads(text)
-
-
-def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
-             params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
-             tp: Optional[float] = None, tm: Optional[float] = None) -> dict[str, Any]:
-    """T_k of a .kp program or .ptx kernel: ``warpsim simulate PATH --gpu GPU --grid G --block B``.
-
-    ``tp`` is t_p in microseconds and ``tm`` t_m in cycles (None: the profile's calibration, as
-    the CLI); ``kernel`` picks the PTX entry. Returns the dict of ``--format json``.
-    """
-    text, notes = _warpsim.simulate(os.fspath(path), os.fspath(gpu), _dims(grid, "grid"), _dims(block, "block"),
-                                    _params(params), kernel or "", _number(tp, "tp"), _number(tm, "tm"))
-    _warn(notes)
-    return json.loads(text)
-
-
-def sweep(suite: PathLike, jobs: Optional[int] = None) -> "pandas.DataFrame":
-    """Every point of a suite: ``warpsim sweep SUITE -o x.csv [-j JOBS]`` as a DataFrame.
-
-    ``jobs`` None uses every core; the rows are the same for any value.
-    """
-    import pandas  # only sweep needs it: keep `import warpsim` light
-
-    text, notes = _warpsim.sweep(os.fspath(suite), _jobs(jobs))
-    _warn(notes)
-    # The CSV's shortest decimals must read back as the exact doubles the CLI computed: pandas 3
-    # parses them exactly by default (and deprecates float_precision); older pandas needs round_trip.
-    exact = {"float_precision": "round_trip"} if int(pandas.__version__.split(".")[0]) < 3 else {}
-    # Only empty cells are missing values, so a name like "NA" stays text; gpu and workload are
-    # text even when a name looks like a number.
-    return pandas.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""],
-                           dtype={"gpu": str, "workload": str}, **exact)
-
-
-def app(path: PathLike, jobs: Optional[int] = None) -> dict[str, Any]:
-    """A whole application on 1..M GPUs: ``warpsim app PATH --format json [-j JOBS]`` (docs/apps.md).
-
-    Returns {"app", "rows": [{"gpu", "gpus", <axes>..., "total_us", "speedup", "steps": [...]}]};
-    ``jobs`` None uses every core for the kernel steps; the rows are the same for any value.
-    """
-    text, notes = _warpsim.app(os.fspath(path), _jobs(jobs))
-    _warn(notes)
-    return json.loads(text)
-
-
 def _optional_count(value: Any, what: str) -> Optional[int]:
     """A non-negative int, or None for the default."""
     if value is None:
@@ -163,8 +118,251 @@ def _optional_count(value: Any, what: str) -> Optional[int]:
     return number
 
 
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what}: expected a str, got {type(value).__name__}")
+    return value
+
+
+def _optional_text(value: Any, what: str) -> Optional[str]:
+    return None if value is None else _text(value, what)
+
+
+def _cycles_text(value: Any, what: str) -> Optional[str]:
+    """Cycles as the CLI's text (the facade's parse_cycles checks it: exact, at most three decimals)."""
+    if value is None or isinstance(value, str):
+        return value
+    number = _number(value, what)
+    return format(decimal.Decimal(repr(number)), "f")  # 1e-05 -> "0.00001", which parse_cycles refuses
+
+
+def _ptx_options(kernel: Optional[str], emulate_all: bool, unknown_trips: int, unknown_branch: str,
+                 max_steps: Optional[int], load_cycles: Optional[float], store_cycles: Optional[float]
+                 ) -> dict[str, Any]:
+    """The PTX frontend's options (the CLI's --kernel, --emulate-all, --unknown-trips, ...)."""
+    return {"kernel": _optional_text(kernel, "kernel"), "emulate_all": bool(emulate_all),
+            "unknown_trips": _optional_count(unknown_trips, "unknown_trips"),
+            "unknown_branch": _text(unknown_branch, "unknown_branch"),
+            "max_steps": _optional_count(max_steps, "max_steps"),
+            "load_cycles": _cycles_text(load_cycles, "load_cycles"),
+            "store_cycles": _cycles_text(store_cycles, "store_cycles")}
+
+
+def core(path: PathLike, warps: int, tm: Optional[float], params: Optional[Mapping[str, Union[int, str]]] = None,
+         *, gpu: Optional[str] = None, block_warps: Optional[int] = None, model: str = "memory",
+         max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False) -> CoreResult:
+    """T_c of one core package: ``warpsim core PATH --warps WARPS [--tm TM] --format json``.
+
+    ``tm`` None takes the program's ``tm`` line; ``gpu`` prices annotated accesses; ``block_warps``
+    warps per block for barriers; ``timeline``/``trace`` fill ``timeline_svg``/``trace_json``.
+    """
+    options = {"gpu": None if gpu is None else os.fspath(gpu), "block_warps": _optional_count(block_warps, "block_warps"),
+               "model": _text(model, "model"), "max_instructions": _optional_count(max_instructions, "max_instructions"),
+               "timeline": bool(timeline), "trace": bool(trace)}
+    text, svg, events = _warpsim.core(os.fspath(path), _integer(warps, "warps"), _number(tm, "tm"), _params(params),
+                                      options)
+    return CoreResult.from_json(json.loads(text), svg or None, events or None)
+
+
+def _simulation(gpu: str, params: Any, kernel: Optional[str], tp: Optional[float], tm: Optional[float], model: str,
+                regs: Optional[int], ptxas: str, use_cache: bool, emulate_all: bool, unknown_trips: int,
+                unknown_branch: str, max_steps: Optional[int], load_cycles: Optional[float],
+                store_cycles: Optional[float], max_instructions: Optional[int]) -> dict[str, Any]:
+    """The options ``simulate`` and ``search_block_size`` share (the CLI's simulation_request)."""
+    return {"gpu": os.fspath(gpu), "params": _params(params), "tp_us": _number(tp, "tp"), "tm": _number(tm, "tm"),
+            "model": _text(model, "model"), "registers": _optional_count(regs, "regs"),
+            "ptxas": _text(ptxas, "ptxas"), "use_cache": bool(use_cache),
+            "max_instructions": _optional_count(max_instructions, "max_instructions"),
+            **_ptx_options(kernel, emulate_all, unknown_trips, unknown_branch, max_steps, load_cycles, store_cycles)}
+
+
+def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
+             params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
+             tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+             regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
+             unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
+             load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
+             max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False) -> SimulateResult:
+    """T_k of a .kp program or .ptx kernel: ``warpsim simulate PATH --gpu GPU --grid G --block B``.
+
+    ``tp`` is t_p in microseconds and ``tm`` t_m in cycles (None: the profile's calibration, as
+    the CLI); ``kernel`` picks the PTX entry; ``model`` is "memory", "paper" or "pipes"; the other
+    keywords are the CLI's flags of the same names (``regs`` is --regs, ``use_cache=False``
+    --no-cache). ``timeline``/``trace`` fill ``timeline_svg``/``trace_json``.
+    """
+    options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
+                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions)
+    options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"),
+                   timeline=bool(timeline), trace=bool(trace))
+    text, notes, svg, events = _warpsim.simulate(options)
+    _warn(notes)
+    return SimulateResult.from_json(json.loads(text), tuple(notes), svg or None, events or None)
+
+
+def lower(path: PathLike, grid: Dims, block: Dims, params: Optional[Mapping[Union[str, int], Union[int, str]]] = None,
+          kernel: Optional[str] = None, *, emulate_all: bool = False, unknown_trips: int = 1,
+          unknown_branch: str = "fallthrough", max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
+          store_cycles: Optional[float] = None) -> LowerResult:
+    """PTX to per-warp kernel programs: ``warpsim lower KERNEL.ptx --grid G --block B --format json``.
+
+    ``kp`` of the result is the annotated .kp text ``warpsim lower`` writes.
+    """
+    options = _ptx_options(kernel, emulate_all, unknown_trips, unknown_branch, max_steps, load_cycles, store_cycles)
+    text, kp, notes = _warpsim.lower(os.fspath(path), _dims(grid, "grid"), _dims(block, "block"), _params(params),
+                                     options)
+    _warn(notes)
+    return LowerResult.from_json(json.loads(text), kp, tuple(notes))
+
+
+def launch(gpu: str, threads: int) -> LaunchPlan:
+    """The paper's launch heuristic (Algorithm 3) for N threads: ``warpsim launch --gpu GPU --threads N``."""
+    return LaunchPlan.from_json(json.loads(_warpsim.launch(os.fspath(gpu), _optional_count(threads, "threads"))))
+
+
+def search_block_size(gpu: str, threads: int, program: Optional[PathLike] = None,
+                      params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
+                      tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+                      regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
+                      emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
+                      max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
+                      store_cycles: Optional[float] = None, max_instructions: Optional[int] = None
+                      ) -> BlockSizeSearch:
+    """The block size of least predicted time: ``warpsim launch --gpu GPU --threads N --search [PROGRAM]``.
+
+    Without ``program`` the paper's matrix DWT (K = 8 unless ``params`` give K); the options are
+    ``simulate``'s. ``.to_dataframe()`` of the result is the ``--format csv`` table.
+    """
+    options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
+                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions)
+    options["program"] = None if program is None else os.fspath(program)
+    text, csv, notes = _warpsim.search_block_size(_optional_count(threads, "threads"), options)
+    _warn(notes)
+    return BlockSizeSearch.from_json(json.loads(text), csv, tuple(notes))
+
+
+def predict(workload: str, gpu: str, K: int, N: int, tp: Optional[float] = None, tm: Optional[float] = None,
+            model: str = "memory") -> PredictResult:
+    """One point of a built-in DWT workload: ``warpsim predict WORKLOAD --gpu GPU --param K=.. --param N=..``.
+
+    ``workload`` is dwt_matrix, dwt_lattice, dwt2d_matrix or dwt2d_lattice; the result is its sweep row.
+    """
+    text = _warpsim.predict(_text(workload, "workload"), os.fspath(gpu), _optional_count(K, "K"),
+                            _optional_count(N, "N"), _number(tp, "tp"), _number(tm, "tm"), _text(model, "model"))
+    return PredictResult.from_json(json.loads(text))
+
+
+def _names(value: Union[None, str, Sequence[str]], what: str) -> Optional[str]:
+    """NAME,NAME,... as the CLI takes it, from a str or a sequence of str."""
+    if value is None or isinstance(value, str):
+        return value
+    return ",".join(_text(v, what) for v in value)
+
+
+def calibrate(measured: Optional[PathLike], gpu: str, workload: Optional[PathLike] = None, *,
+              points: Optional[PathLike] = None, fit: Union[None, str, Sequence[str]] = None,
+              bounds: Union[None, str, Mapping[str, tuple[float, float]]] = None, tp: Optional[float] = None,
+              tm: Optional[float] = None, threads: Union[None, int, str] = None, grid: Union[None, int, str] = None,
+              block: Union[None, int, str] = None, kernel: Optional[str] = None,
+              params: Union[None, str, Sequence[str], Mapping[str, Union[int, str]]] = None,
+              label: Optional[str] = None, section: Optional[str] = None, max_evaluations: int = 3000,
+              model: str = "memory") -> CalibrateResult:
+    """Fit t_p, t_m and durations to measured times: ``warpsim calibrate MEASURED --gpu GPU --workload W``.
+
+    ``measured`` a measurements CSV, or None with ``points`` (a point list with time_us).
+    ``fit`` e.g. ("tm", "tp") or "tm,tp"; ``bounds`` {"tm": (0, 100)} or "tm=0:100"; ``params``
+    the axes that give PTX parameters ({"N": 0} or "N=0"); the rest are the CLI's flags of the same
+    names. ``toml`` of the result is the profile section ``--format toml`` writes.
+    """
+    if isinstance(bounds, Mapping):
+        bounds = ",".join(f"{name}={_number(lo, 'bounds')!r}:{_number(hi, 'bounds')!r}"
+                          for name, (lo, hi) in bounds.items())
+    if isinstance(params, Mapping):
+        axes = [(_text(axis, "params"), str(p)) for axis, p in params.items()]
+    elif params is None:
+        axes = []
+    else:
+        axes = []
+        for entry in ([params] if isinstance(params, str) else list(params)):
+            for item in _text(entry, "params").split(","):
+                axis, equals, parameter = item.partition("=")
+                if not axis or (equals and not parameter):
+                    raise Error(f"params {item!r}: expected AXIS or AXIS=PARAMETER")
+                axes.append((axis, parameter or axis))
+
+    def launch_text(value: Union[None, int, str], what: str) -> Optional[str]:
+        return value if value is None or isinstance(value, str) else str(_integer(value, what))
+
+    fit_text = _names(fit, "fit")
+    if fit_text is not None and not fit_text:
+        raise Error("fit: an empty list (expected e.g. tm,tp,d1)")
+    options = {"measured": None if measured is None else os.fspath(measured),
+               "points": None if points is None else os.fspath(points), "gpu": os.fspath(gpu),
+               "workload": None if workload is None else os.fspath(workload), "fit": fit_text,
+               "bounds": _optional_text(bounds, "bounds"), "tp_us": _number(tp, "tp"), "tm": _number(tm, "tm"),
+               "threads": launch_text(threads, "threads"), "grid": launch_text(grid, "grid"),
+               "block": launch_text(block, "block"), "kernel": _optional_text(kernel, "kernel"),
+               "parameter_axes": axes, "label": _optional_text(label, "label"),
+               "section": _optional_text(section, "section"),
+               "max_evaluations": _optional_count(max_evaluations, "max_evaluations"), "model": _text(model, "model")}
+    text, toml = _warpsim.calibrate(options)
+    return CalibrateResult.from_json(json.loads(text), toml)
+
+
+def evaluate(predicted: PathLike, measured: PathLike, keys: Union[None, str, Sequence[str]] = None, x: str = "N",
+             ratio: Union[None, str, tuple[str, str]] = None, allow_missing: bool = False,
+             charts: bool = False) -> EvaluateResult:
+    """Accuracy of predictions against measurements (eq. 15-22): ``warpsim evaluate PREDICTED MEASURED``.
+
+    ``keys`` the join columns (default: the parameter columns both have); ``ratio`` ("A", "B") or
+    "A/B"; ``charts`` fills ``.charts`` with the SVGs of ``--charts DIR`` by file name.
+    """
+    key_list = [] if keys is None else ([k for k in keys.split(",")] if isinstance(keys, str)
+                                        else [_text(k, "keys") for k in keys])
+    if any(not k for k in key_list):
+        raise Error(f"keys {keys!r}: an empty name")
+    pair = None
+    if isinstance(ratio, str):
+        a, slash, b = ratio.partition("/")
+        if not slash:
+            raise Error(f"ratio {ratio!r}: expected A/B, two different workloads")
+        pair = (a, b)
+    elif ratio is not None:
+        a, b = ratio
+        pair = (_text(a, "ratio"), _text(b, "ratio"))
+    text, csv, svgs = _warpsim.evaluate(os.fspath(predicted), os.fspath(measured), key_list, _text(x, "x"), pair,
+                                        bool(allow_missing), bool(charts))
+    return EvaluateResult.from_json(json.loads(text), csv, dict(svgs))
+
+
+def sweep(suite: Optional[PathLike] = None, jobs: Optional[int] = None, *, points: Optional[PathLike] = None,
+          model: Optional[str] = None) -> "pandas.DataFrame":
+    """Every point of a suite: ``warpsim sweep SUITE -o x.csv [-j JOBS]`` as a DataFrame; or with
+    ``points`` (and no suite) the rows of a point list: ``warpsim sweep --points LIST``.
+
+    ``jobs`` None uses every core; the rows are the same for any value. ``model`` puts every
+    workload under that model (``--model``; None: each one's own).
+    """
+    text, notes = _warpsim.sweep("" if suite is None else os.fspath(suite),
+                                 "" if points is None else os.fspath(points), _jobs(jobs),
+                                 _optional_text(model, "model"))
+    _warn(notes)
+    return _read_csv(text)
+
+
+def app(path: PathLike, jobs: Optional[int] = None, *, model: Optional[str] = None) -> AppResult:
+    """A whole application on 1..M GPUs: ``warpsim app PATH --format json [-j JOBS]`` (docs/apps.md).
+
+    The rows are {"gpu", "gpus", <axes>..., "total_us", "speedup", "steps": [...]}; ``jobs`` None
+    uses every core for the kernel steps; the rows are the same for any value. ``model`` puts
+    every kernel step under that model (``--model``; None: each step's own).
+    """
+    text, notes = _warpsim.app(os.fspath(path), _jobs(jobs), _optional_text(model, "model"))
+    _warn(notes)
+    return AppResult.from_json(json.loads(text), tuple(notes))
+
+
 def occupancy(gpu: str, block: Dims, regs: Optional[int] = None, smem: Optional[int] = None, dynamic_smem: int = 0,
-              ptx: Optional[PathLike] = None, kernel: Optional[str] = None, ptxas: str = "ptxas") -> dict[str, Any]:
+              ptx: Optional[PathLike] = None, kernel: Optional[str] = None, ptxas: str = "ptxas") -> OccupancyResult:
     """Active blocks per SM and what limits them: ``warpsim occupancy --gpu GPU --block B --format json``.
 
     ``regs`` registers per thread (None: ``ptxas -v`` on ``ptx`` when it runs, else 32 with a
@@ -175,17 +373,17 @@ def occupancy(gpu: str, block: Dims, regs: Optional[int] = None, smem: Optional[
                                      _optional_count(smem, "smem"), _optional_count(dynamic_smem, "dynamic_smem") or 0,
                                      "" if ptx is None else os.fspath(ptx), kernel or "", ptxas)
     _warn(notes)
-    return json.loads(text)
+    return OccupancyResult.from_json(json.loads(text), tuple(notes))
 
 
-def gpus() -> list[dict[str, Any]]:
-    """The built-in GPU profiles: ``warpsim gpus --format json``, one dict each, by id."""
-    return json.loads(_warpsim.gpus(None))
+def gpus() -> list[GpuProfile]:
+    """The built-in GPU profiles: ``warpsim gpus --format json``, one each, by id."""
+    return [GpuProfile.from_json(p) for p in json.loads(_warpsim.gpus(None))]
 
 
-def gpu(id_or_path: PathLike) -> dict[str, Any]:
+def gpu(id_or_path: PathLike) -> GpuProfile:
     """One profile with the source of each figure: ``warpsim gpus ID --format json``."""
-    return json.loads(_warpsim.gpus(os.fspath(id_or_path)))
+    return GpuProfile.from_json(json.loads(_warpsim.gpus(os.fspath(id_or_path))))
 
 
 def plot(results: PathLike, x: str = "N", y: str = "time_us", by: Union[str, Sequence[str]] = ("gpu", "workload"),
@@ -203,13 +401,11 @@ def plot(results: PathLike, x: str = "N", y: str = "time_us", by: Union[str, Seq
 
 def import_profile(profile: PathLike, profiler: str, gpu: str, workload: str,
                    params: Optional[Mapping[str, Union[int, str]]] = None, kernel: Optional[str] = None,
-                   launches: int = 1) -> dict[str, Any]:
+                   launches: int = 1) -> ImportResult:
     """A profiler's kernel time as a measurements row: ``warpsim import PROFILE --from PROFILER``.
 
     ``profiler`` is "nvprof" or "nsys"; ``params`` the key columns (e.g. {"K": 8}); ``kernel``
     picks the kernel whose name contains it; ``time_us`` is ``launches`` times the per-launch time.
-    Returns {"gpu", "workload", "parameters", "time_us", "samples", "launch_us", "kernel", "median",
-    "per_launch_us"}.
     """
-    return json.loads(_warpsim.import_profile(os.fspath(profile), profiler, gpu, workload, _params(params),
-                                              kernel or "", _integer(launches, "launches")))
+    return ImportResult.from_json(json.loads(_warpsim.import_profile(
+        os.fspath(profile), profiler, gpu, workload, _params(params), kernel or "", _integer(launches, "launches"))))
