@@ -175,6 +175,22 @@ std::tuple<std::string, Lines, std::string, std::string> simulate(const nb::dict
   });
 }
 
+// `warpsim explain --format json`, the warnings, the HTML report and the charts (file name, SVG).
+std::tuple<std::string, Lines, std::string, std::vector<std::pair<std::string, std::string>>> explain(const nb::dict& options) {
+  warpsim::SimulateRequest request = simulation_request(options);
+  request.explain = true;
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.control.cancel = cancel;
+    warpsim::SimulateResult result = warpsim::simulate(request);
+    std::vector<std::pair<std::string, std::string>> charts;
+    for (const warpsim::OccupancyCurve& curve : result.explanation->occupancy_curves) {
+      if (!curve.points.empty()) charts.emplace_back("occupancy_" + curve.axis + ".svg", warpsim::occupancy_svg(*result.explanation, curve));
+    }
+    if (result.explanation->roofline.dram_gbs > 0) charts.emplace_back("roofline.svg", warpsim::roofline_svg(*result.explanation));
+    return std::tuple{dump(warpsim::to_json(result)), std::move(result.warnings), warpsim::to_html(result), std::move(charts)};
+  });
+}
+
 // `warpsim lower --format json`, the .kp text (`warpsim lower`) and the warnings.
 std::tuple<std::string, std::string, Lines> lower(const std::string& ptx, const Dims& grid, const Dims& block,
                                                   const warpsim::Parameters& params, const nb::dict& options) {
@@ -364,6 +380,8 @@ NB_MODULE(_warpsim, m) {
         nb::arg("options"), "`warpsim core --format json` as JSON text, the timeline SVG and the trace JSON.");
   m.def("simulate", &simulate, nb::arg("options"),
         "`warpsim simulate --format json` as JSON text, the warnings, the timeline SVG and the trace JSON.");
+  m.def("explain", &explain, nb::arg("options"),
+        "`warpsim explain --format json` as JSON text, the warnings, the HTML report and the charts (name, SVG).");
   m.def("lower", &lower, nb::arg("ptx"), nb::arg("grid"), nb::arg("block"), nb::arg("params"), nb::arg("options"),
         "`warpsim lower --format json` as JSON text, the .kp text and the warnings.");
   m.def("launch", &launch, nb::arg("gpu"), nb::arg("total_threads"), "`warpsim launch --format json` as JSON text.");

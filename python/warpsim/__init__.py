@@ -21,18 +21,18 @@ from ._results import _read_csv
 from ._results import (AppResult, Assumption, BlockCandidate, BlockSizeSearch, CalibrateResult, CalibrationValues,
                        CoreResult, EvaluateResult, Experiment, FittedParameter, GpuProfile, GridPlan, ImportResult,
                        LaunchPlan, Limits, LowerResult, OccupancyResult, PredictResult, PtxReport, SimulateResult,
-                       WarpProgram)
+                       WarpProgram, Explanation, ExplainResult, Svg)
 
 if TYPE_CHECKING:
     import pandas
 
 __version__ = "0.1.0"  # the CMake project's version (pyproject.toml says the same)
-__all__ = ["Error", "app", "calibrate", "core", "evaluate", "gpu", "gpus", "import_profile", "launch", "lower",
+__all__ = ["Error", "app", "calibrate", "core", "evaluate", "explain", "gpu", "gpus", "import_profile", "launch", "lower",
            "occupancy", "plot", "predict", "search_block_size", "simulate", "sweep", "__version__",
            "AppResult", "Assumption", "BlockCandidate", "BlockSizeSearch", "CalibrateResult", "CalibrationValues",
            "CoreResult", "EvaluateResult", "Experiment", "FittedParameter", "GpuProfile", "GridPlan", "ImportResult",
            "LaunchPlan", "Limits", "LowerResult", "OccupancyResult", "PredictResult", "PtxReport", "SimulateResult",
-           "WarpProgram"]
+           "WarpProgram", "Explanation", "ExplainResult", "Svg"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 Dims = Union[int, str, Sequence[int]]
@@ -197,6 +197,29 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
     text, notes, svg, events = _warpsim.simulate(options)
     _warn(notes)
     return SimulateResult.from_json(json.loads(text), tuple(notes), svg or None, events or None)
+
+
+def explain(path: PathLike, gpu: str, grid: Dims, block: Dims,
+            params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
+            tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "pipes",
+            regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
+            unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
+            load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
+            max_instructions: Optional[int] = None) -> ExplainResult:
+    """Why the prediction takes that long: ``warpsim explain PATH --gpu GPU --grid G --block B``.
+
+    ``simulate``'s arguments (the pipes model unless ``model`` says otherwise: only it can
+    explain). The result holds the prediction, its ``explanation``, the HTML report and the
+    charts; Jupyter shows the report.
+    """
+    options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
+                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions)
+    options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"))
+    text, notes, html, charts = _warpsim.explain(options)
+    _warn(notes)
+    data = json.loads(text)
+    return ExplainResult(SimulateResult.from_json(data, tuple(notes)), Explanation.from_json(data["explain"]), html,
+                         {name: Svg(svg) for name, svg in charts})
 
 
 def lower(path: PathLike, grid: Dims, block: Dims, params: Optional[Mapping[Union[str, int], Union[int, str]]] = None,

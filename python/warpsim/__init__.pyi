@@ -27,6 +27,9 @@ from ._results import PredictResult as PredictResult
 from ._results import PtxReport as PtxReport
 from ._results import SimulateResult as SimulateResult
 from ._results import WarpProgram as WarpProgram
+from ._results import Explanation as Explanation
+from ._results import ExplainResult as ExplainResult
+from ._results import Svg as Svg
 
 __version__: str
 __all__: list[str]
@@ -44,6 +47,12 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params =
              unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
              max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False) -> SimulateResult: ...
+def explain(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params = None, kernel: Optional[str] = None,
+            tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "pipes",
+            regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
+            unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
+            load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
+            max_instructions: Optional[int] = None) -> ExplainResult: ...
 def lower(path: PathLike, grid: Dims, block: Dims, params: Params = None, kernel: Optional[str] = None, *,
           emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
           max_steps: Optional[int] = None, load_cycles: Optional[float] = None,

@@ -21,7 +21,7 @@ __all__ = [
     "AppResult", "Assumption", "BlockCandidate", "BlockSizeSearch", "CalibrateResult", "CalibrationValues",
     "CoreResult", "EvaluateResult", "Experiment", "FittedParameter", "GpuProfile", "GridPlan", "ImportResult",
     "LaunchPlan", "Limits", "LowerResult", "OccupancyResult", "PredictResult", "PtxReport", "SimulateResult",
-    "WarpProgram",
+    "WarpProgram", "Explanation", "ExplainResult", "Svg",
 ]
 
 
@@ -156,6 +156,56 @@ class SimulateResult:
         limits = Limits.from_json(data["limits"]) if "limits" in data else None
         return cls(**_kwargs(cls, data, plan=GridPlan(**_kwargs(GridPlan, data)), limits=limits, ptx=ptx,
                              warnings=tuple(warnings), timeline_svg=timeline_svg, trace_json=trace_json, json=data))
+
+
+# ---- explain ----
+
+class Svg(str):
+    """An SVG drawing (the text); Jupyter shows it as the drawing."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a prediction takes that long: the ``explain`` object of ``warpsim explain --format json``.
+
+    ``speed_of_light``, ``hot_lines`` (``{"ptx": [...], "source": [...]}``), ``occupancy`` (with its
+    ``curves``) and ``roofline`` are the JSON's lists and objects; ``waits`` maps each cause to its
+    share of the warps' time and cycles per warp.
+    """
+    package_cycles: float
+    warps: int
+    limiter: str
+    reason: str
+    sentence: str
+    speed_of_light: tuple[dict[str, Any], ...]
+    waits: dict[str, dict[str, float]]
+    hot_lines: dict[str, tuple[dict[str, Any], ...]]
+    occupancy: dict[str, Any]
+    roofline: dict[str, Any]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Explanation":
+        lines = {k: tuple(v) for k, v in data["hot_lines"].items()}
+        return cls(**_kwargs(cls, data, hot_lines=lines))
+
+
+@dataclass(frozen=True)
+class ExplainResult:
+    """``warpsim explain``: the prediction, its explanation, the HTML report and the charts.
+
+    In Jupyter the result shows as its HTML report; each chart (``charts["roofline.svg"]``, ...)
+    shows as its drawing.
+    """
+    simulation: SimulateResult
+    explanation: Explanation
+    html: str = field(repr=False)
+    charts: dict[str, Svg] = field(repr=False)
+
+    def _repr_html_(self) -> str:
+        return self.html
 
 
 # ---- lower ----

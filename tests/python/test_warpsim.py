@@ -641,3 +641,34 @@ def test_app_model_is_the_cli():
     app = "workloads/apps/dwt_scaling.toml"
     result = warpsim.app(app, jobs=2, model="paper")
     assert result.json == json.loads(cli("app", app, "--model", "paper", "--format", "json"))
+
+
+def test_explain_is_the_clis_with_report_and_charts():
+    import xml.dom.minidom
+    from html.parser import HTMLParser
+
+    args = dict(grid=(64, 64), block=(16, 16), params={0: 1024}, kernel="sgemm_tiled", ptxas="none")
+    why = warpsim.explain(ROOT / "workloads/sgemm/sgemm.ptx", "h100", **args)
+    assert isinstance(why, warpsim.ExplainResult) and isinstance(why.explanation, warpsim.Explanation)
+    e = why.explanation
+    assert abs(sum(w["share"] for w in e.waits.values()) - 1) < 1e-12
+    assert abs(sum(h["share"] for h in e.hot_lines["ptx"]) - 1) < 1e-9
+    assert e.limiter == why.simulation.limits.limiter
+    assert why._repr_html_() == why.html and why.html.startswith("<!DOCTYPE html>")
+    HTMLParser().feed(why.html)
+    assert sorted(why.charts) == ["occupancy_block_size.svg", "occupancy_registers.svg", "occupancy_shared_memory.svg",
+                                  "roofline.svg"]
+    for svg in why.charts.values():
+        assert svg._repr_svg_() == svg
+        xml.dom.minidom.parseString(svg)
+    cli_json = json.loads(cli("explain", "workloads/sgemm/sgemm.ptx", "--kernel", "sgemm_tiled", "--gpu", "h100",
+                              "--grid", "64,64", "--block", "16,16", "--param", "0=1024", "--ptxas", "none",
+                              "--format", "json"))
+    assert why.simulation.json == cli_json
+    assert warpsim.Explanation.from_json(cli_json["explain"]) == e
+
+
+def test_explain_needs_the_pipes_model():
+    with pytest.raises(warpsim.Error, match="explain needs the pipes model"):
+        warpsim.explain(ROOT / "workloads/sgemm/sgemm.ptx", "h100", (4, 4), (16, 16), {0: 64}, "sgemm_tiled",
+                        model="memory", ptxas="none")
