@@ -24,7 +24,8 @@ std::string peak_of(const std::string& name, const sim::core::PipeTiming& pipes,
   if (name == "issue") return rounded(per_clock(pipes.issue)) + " warp-instructions/clock/SM";
   if (name == "memory" || name == "shared") {
     if (memory == nullptr) return "one access per t_m per scheduler";
-    return rounded(per_clock(memory->issue_per_transaction)) + " transactions/clock/SM (a 128-byte line or a shared-memory pass each)";
+    const std::string rate = rounded(per_clock(memory->issue_per_transaction));
+    return rate + (rate == "1" ? " transaction" : " transactions") + "/clock/SM (128-byte lines or shared-memory passes)";
   }
   if (name == "dram") {
     const auto it = gpu.figures.find("memory_bandwidth_gbs");
