@@ -49,6 +49,11 @@ void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const s
       try {
         for (std::int64_t b = c * kBlocksPerChunk; b < std::min(blocks, (c + 1) * kBlocksPerChunk); ++b) {
           const Dim3 index{b % options.grid.x, (b / options.grid.x) % options.grid.y, b / (options.grid.x * options.grid.y)};
+          // Also between blocks: a round of short warps (whose emulator never reaches its own
+          // look at the flag) can take many seconds.
+          if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+            throw Interrupted{place_before(decoded, entry, index.x, index.y, index.z, 0, b, blocks)};
+          }
           for (std::int64_t w = 0; w < warps_per_block; ++w) {
             emulator.take_unknown_branches();
             emulator.take_generic_as_global();
