@@ -2,6 +2,7 @@
 // `warpsim simulate` reports it.
 #include <algorithm>
 
+#include "cuda_input.hpp"
 #include "limits.hpp"
 #include "ptx_lowering.hpp"
 #include "views.hpp"
@@ -68,9 +69,10 @@ sim::workload::Prediction predict_point(const sim::workload::WorkloadModel& mode
 
 SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile& gpu,
                             const sim::workload::ModelOverrides& overrides) {
+  const api::KernelInput input = api::kernel_input(request.program, gpu.compute_capability, request.nvcc_flags, request.use_cache);
   sim::workload::WorkloadSpec spec;
   spec.kind = sim::workload::WorkloadKind::ptx;
-  spec.source = request.program;
+  spec.source = input.ptx_path;
   spec.kernel = request.ptx.kernel;
   spec.emulate_all = request.ptx.emulate_all;
   spec.launch = sim::workload::fixed_launch(shape_text(request.grid), shape_text(request.block));
@@ -79,8 +81,8 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   spec.registers = {request.registers, request.ptxas, request.use_cache};
   const std::shared_ptr<const sim::workload::WorkloadModel> model = sim::workload::make_workload_model(spec);
   const sim::workload::Prediction p =
-      api::cancellable([&] { return predict_point(*model, gpu, overrides); }, request.program);
-  if (request.control.cancel && *request.control.cancel) throw api::cancelled(ptx::Interrupted{}, request.program);  // after the lowering's last look at the flag
+      api::cancellable([&] { return predict_point(*model, gpu, overrides); }, input.ptx_path);
+  if (request.control.cancel && *request.control.cancel) throw api::cancelled(ptx::Interrupted{}, input.ptx_path);  // after the lowering's last look at the flag
   const sim::workload::PtxTimed& timed = *p.ptx;
   const ptx::LoweredKernel& kernel = *timed.kernel;
   const isa::Millicycles tm = p.calibration.tm;
@@ -105,8 +107,9 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   report.emulated_classes = kernel.emulated_classes;
   report.parameters = api::parameters_json(kernel.parameters);
   report.parameters_line = api::parameters_text(kernel.parameters);
-  report.assumptions = api::assumptions(kernel, request.program);
+  report.assumptions = api::assumptions(kernel, input.ptx_path);
   result.ptx = std::move(report);
+  result.compiled = input.compiled;
   result.warnings = p.warnings;
   return result;
 }
@@ -122,7 +125,10 @@ SimulateResult simulate(const SimulateRequest& request) {
   overrides.tp_us = request.tp_us;
   if (request.tm) overrides.tm = api::exact_cycles(*request.tm, "--tm");
   if (request.max_instructions) overrides.max_warp_instructions = *request.max_instructions;
-  if (request.program.ends_with(".ptx")) return simulate_ptx(request, gpu, overrides);
+  if (request.program.ends_with(".ptx") || sim::workload::is_cuda_source(request.program)) {
+    return simulate_ptx(request, gpu, overrides);
+  }
+  if (!request.nvcc_flags.empty()) api::kernel_input(request.program, gpu.compute_capability, request.nvcc_flags, false);  // the error
 
   // A .kp program (or a built-in one), its parameters bound: one launch of it, as a sweep's point.
   const isa::Program program = api::load_bound_program(request.program, request.params);
@@ -198,6 +204,7 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
   out["emulated_classes"] = ptx.emulated_classes;
   out["parameters"] = ptx.parameters;
   out["assumptions"] = api::assumptions_json(ptx.assumptions);
+  if (r.compiled) out["compiled"] = api::compiled_json(*r.compiled);
   return out;
 }
 
@@ -206,6 +213,7 @@ std::string to_text(const SimulateResult& r) {
   fields.erase("parameters");
   fields.erase("assumptions");
   fields.erase("limits");
+  fields.erase("compiled");
   sim::report::TextTable table({"quantity", "value"});
   for (const auto& [key, value] : fields.items()) {
     table.add_row({key, value.is_string() ? value.get<std::string>()
@@ -223,6 +231,7 @@ std::string to_text(const SimulateResult& r) {
   if (!r.ptx) return text;
   text += r.ptx->parameters_line;
   for (const std::string& line : api::assumption_lines(r.ptx->assumptions)) text += "assumption: " + line + '\n';
+  if (r.compiled) text += api::compiled_text(*r.compiled);
   return text;
 }
 

@@ -65,6 +65,14 @@ struct PtxOptions {
   std::optional<double> store_cycles;      // and of a store (default 60)
 };
 
+// A .cu kernel as nvcc compiled it to PTX (where nvcc runs: $WARPSIM_NVCC, else nvcc on PATH).
+struct CompiledSource {
+  std::string command;  // "nvcc -ptx -lineinfo -arch=sm_90 [flags] ./k.cu -o CACHE/nvcc/HASH.ptx"
+  bool cached = false;  // the PTX of an earlier identical compilation, nvcc not run
+  std::string arch;     // "sm_90"
+  std::string note;     // when another architecture stood in for the GPU's (nvcc 13 starts at sm_75)
+};
+
 // What the reports of lower, predict, app, calibrate and evaluate are rendered from (the run's
 // own data, held by the result and read only by the to_* functions below).
 namespace detail {
@@ -106,7 +114,7 @@ std::string to_text(const CoreResult& result);
 
 // ---- warpsim simulate: T_k of a kernel on a GPU for a launch (Algorithm 1) ----
 struct SimulateRequest {
-  std::string program;  // a .kp program or a .ptx kernel, or a built-in kernel program: dwt_matrix, dwt_lattice
+  std::string program;  // a .kp program, a .ptx kernel, a .cu (nvcc -ptx for the GPU), or a built-in kernel program: dwt_matrix, dwt_lattice
   std::string gpu;      // profile id or path to a .toml
   Dim3 grid;            // blocks
   Dim3 block;           // threads per block
@@ -118,7 +126,8 @@ struct SimulateRequest {
   PtxOptions ptx;
   std::optional<std::int64_t> registers;  // PTX, memory model: registers per thread (default: ptxas -v, else 32)
   std::string ptxas = "ptxas";            // the ptxas to run for registers, or "none"
-  bool use_cache = true;                  // false (--no-cache): run ptxas again, not its cached answer
+  bool use_cache = true;                  // false (--no-cache): run ptxas (and nvcc) again, not the cached answer
+  std::string nvcc_flags;                 // a .cu kernel: nvcc's extra flags, split as a shell would ("-DN=4 -I inc")
   bool timeline = false, trace = false;
   Control control;                        // the PTX lowering's progress and Ctrl-C
 };
@@ -167,7 +176,8 @@ struct SimulateResult {
   GridPlan plan;
   double full_run_cycles = 0, remaining_run_cycles = 0;
   Model model = Model::memory;
-  std::optional<PtxReport> ptx;       // for a .ptx kernel
+  std::optional<PtxReport> ptx;       // for a .ptx (or .cu) kernel
+  std::optional<CompiledSource> compiled;  // for a .cu kernel
   std::vector<std::string> warnings;  // the lowering's, one line each
   Views views;
   std::optional<Limits> limits;       // under the pipes model
@@ -178,14 +188,17 @@ std::string to_text(const SimulateResult& result);
 
 // ---- warpsim lower: PTX to per-warp kernel programs ----
 struct LowerRequest {
-  std::string ptx;  // a .ptx file
+  std::string ptx;  // a .ptx file, or a .cu (compiled for sm_75, the oldest architecture nvcc 13 knows)
   Dim3 grid, block;
   Parameters params;
   PtxOptions options;
   Control control;
+  std::string nvcc_flags;  // a .cu kernel: nvcc's extra flags
+  bool use_cache = true;   // false: run nvcc again
 };
 struct LowerResult {
   std::string kernel;                 // the .entry lowered (short name)
+  std::optional<CompiledSource> compiled;  // for a .cu kernel
   std::int64_t warp_programs = 0;     // distinct per-warp programs
   std::vector<std::string> warnings;  // one line each
   std::shared_ptr<const detail::LowerReport> report;
@@ -369,7 +382,8 @@ struct OccupancyRequest {
   std::optional<std::int64_t> registers;          // per thread; default: ptxas -v on `ptx`, else 32 with a warning
   std::optional<std::int64_t> static_smem_bytes;  // default: the `ptx` kernel's .shared, else 0
   std::int64_t dynamic_smem_bytes = 0;            // the launch's
-  std::string ptx;                                // the kernel's PTX (optional)
+  std::string ptx;                                // the kernel's PTX, or a .cu (nvcc -ptx for the GPU) (optional)
+  std::string nvcc_flags;                         // a .cu kernel: nvcc's extra flags
   std::string kernel;                             // with `ptx`: the entry (empty: the only one)
   std::string ptxas = "ptxas";                    // the ptxas to run for registers, or "none"
   bool use_cache = true;                          // false (--no-cache): run ptxas again
@@ -393,6 +407,7 @@ struct OccupancyResult {
   std::int64_t active_warps_per_sm = 0, max_warps_per_sm = 0;
   double occupancy = 0;               // active over maximum warps
   std::vector<std::string> warnings;  // why registers took the default, one line each
+  std::optional<CompiledSource> compiled;  // for a .cu kernel
 };
 OccupancyResult occupancy(const OccupancyRequest& request);
 nlohmann::ordered_json to_json(const OccupancyResult& result);

@@ -26,7 +26,7 @@ int run_simulate(const Args& args) {
   const CommandLine line = parse_command_line(args, options, positional);
   if (line.help) {
     return print_help(
-        "warpsim simulate PROGRAM.kp|KERNEL.ptx --gpu ID --grid B --block T [--tp US] [--tm C] [--param K=V]...",
+        "warpsim simulate PROGRAM.kp|KERNEL.ptx|KERNEL.cu --gpu ID --grid B --block T [--tp US] [--tm C] [--param K=V]...",
         "T_k: predicts the kernel's time on the GPU for the launch (Algorithm 1 over Algorithm 2).", options);
   }
   const auto& v = line.values;
