@@ -4,6 +4,7 @@
 
 #include "cuda_input.hpp"
 #include "limits.hpp"
+#include "simulate_on.hpp"
 #include "ptx_lowering.hpp"
 #include "views.hpp"
 #include "warpsim/grid/grid.hpp"
@@ -116,8 +117,9 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
 
 }  // namespace
 
-SimulateResult simulate(const SimulateRequest& request) {
-  const gpus::Profile gpu = gpus::load_profile(request.gpu);
+SimulateResult simulate(const SimulateRequest& request) { return api::simulate_on(request, gpus::load_profile(request.gpu)); }
+
+SimulateResult api::simulate_on(const SimulateRequest& request, const gpus::Profile& gpu) {
   const std::int64_t blocks = api::count(request.grid, "--grid");
   const std::int64_t threads = api::count(request.block, "--block");
   sim::workload::ModelOverrides overrides;
@@ -125,10 +127,12 @@ SimulateResult simulate(const SimulateRequest& request) {
   overrides.tp_us = request.tp_us;
   if (request.tm) overrides.tm = api::exact_cycles(*request.tm, "--tm");
   if (request.max_instructions) overrides.max_warp_instructions = *request.max_instructions;
+  overrides.dynamic_shared_bytes = request.dynamic_shared_bytes;
   if (request.program.ends_with(".ptx") || sim::workload::is_cuda_source(request.program)) {
     return simulate_ptx(request, gpu, overrides);
   }
   if (!request.nvcc_flags.empty()) api::kernel_input(request.program, gpu.compute_capability, request.nvcc_flags, false);  // the error
+  if (request.dynamic_shared_bytes != 0) throw InputError("dynamic shared memory is for PTX kernels (.ptx, .cu), not " + quote_for_message(request.program));
 
   // A .kp program (or a built-in one), its parameters bound: one launch of it, as a sweep's point.
   const isa::Program program = api::load_bound_program(request.program, request.params);

@@ -128,6 +128,7 @@ struct SimulateRequest {
   std::string ptxas = "ptxas";            // the ptxas to run for registers, or "none"
   bool use_cache = true;                  // false (--no-cache): run ptxas (and nvcc) again, not the cached answer
   std::string nvcc_flags;                 // a .cu kernel: nvcc's extra flags, split as a shell would ("-DN=4 -I inc")
+  std::int64_t dynamic_shared_bytes = 0;  // PTX, memory model: the launch's dynamic shared memory per block (occupancy)
   bool timeline = false, trace = false;
   Control control;                        // the PTX lowering's progress and Ctrl-C
 };
@@ -185,6 +186,57 @@ struct SimulateResult {
 SimulateResult simulate(const SimulateRequest& request);
 nlohmann::ordered_json to_json(const SimulateResult& result);
 std::string to_text(const SimulateResult& result);
+
+// ---- warpsim simulate --set: what if a figure of the GPU or of the kernel were another ----
+// Each change is "FIGURE=VALUE": FIGURE a GPU profile figure by its TOML key (clock_mhz, sm_count,
+// memory_bandwidth_gbs, ...; aliases sms and dram_bandwidth_gbs) or a kernel figure (registers:
+// per thread, PTX under the memory-aware models; shared: the launch's dynamic shared memory in
+// bytes, PTX); VALUE a number (the new value), xK (K times the baseline's) or P% (P percent of it).
+struct WhatIfRequest {
+  SimulateRequest simulation;        // the baseline run
+  std::vector<std::string> changes;  // "FIGURE=VALUE", applied in order
+};
+struct FigureChange {
+  std::string figure, given;        // "sm_count", "50%"
+  double baseline = 0, value = 0;   // the figure in the baseline run, and in the what-if run
+};
+struct WhatIfResult {
+  SimulateResult baseline, changed;  // both runs in full
+  std::vector<FigureChange> changes;
+  double speedup = 0;                // baseline time over the what-if time (above 1: the change is faster)
+};
+// Throws Error for a malformed change (an unknown figure lists the known ones) before anything runs.
+WhatIfResult what_if(const WhatIfRequest& request);
+std::vector<std::string> what_if_figures();  // every FIGURE name, the kernel's first
+// {"gpu", "kernel", "changes": [{"figure", "given", "baseline", "value"}], "baseline_time_us",
+// "what_if_time_us", "speedup", "baseline": {simulate's JSON}, "what_if": {simulate's JSON}}
+nlohmann::ordered_json to_json(const WhatIfResult& result);
+std::string to_text(const WhatIfResult& result);
+
+// ---- warpsim simulate --gpu a,b,...: one kernel on several GPUs side by side ----
+struct GpuTime {
+  std::string gpu;
+  double time_us = 0, cycles = 0;
+  double speedup = 0;     // the first GPU's time over this one's (above 1: faster than the first)
+  std::string limiter;    // --model pipes: what limits it (Limits::limiter); empty under the other models
+  SimulateResult result;  // the whole run
+};
+struct GpuComparison {
+  std::string kernel;
+  Model model = Model::memory;
+  std::vector<GpuTime> gpus;  // in the order asked
+};
+// "a100,h100,rtx2080" (ids or profile paths, each once), or "all": every built-in profile, by id.
+std::vector<std::string> parse_gpu_list(const std::string& text);
+// Whether a --gpu value is a list (a comma, or "all") rather than one GPU.
+bool is_gpu_list(const std::string& text);
+// The request (its gpu unused) simulated on each GPU; the first error stops it.
+GpuComparison compare_gpus(const SimulateRequest& request, const std::vector<std::string>& gpus);
+// {"kernel", "model", "gpus": [{"gpu", "time_us", "cycles", "speedup", "limiter" (null when none)}]}
+nlohmann::ordered_json to_json(const GpuComparison& comparison);
+std::string to_text(const GpuComparison& comparison);  // a table, times rounded to nanoseconds
+std::string to_csv(const GpuComparison& comparison);   // gpu,kernel,model,time_us,cycles,speedup,limiter at full precision
+std::string to_svg(const GpuComparison& comparison);   // a bar chart of time per GPU
 
 // ---- warpsim lower: PTX to per-warp kernel programs ----
 struct LowerRequest {

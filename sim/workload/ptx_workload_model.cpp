@@ -149,7 +149,8 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
     timed->registers_source = sourced.source;
   }
   prediction.launch = grid::rejecting_launch(
-      [&] { return with_occupancy(gpu, shape.flat(), overrides.model, registers, kernel.static_shared_bytes); });
+      [&] { return with_occupancy(gpu, shape.flat(), overrides.model, registers, kernel.static_shared_bytes,
+                                     overrides.dynamic_shared_bytes); });
   prediction.total_threads = shape.threads;
   prediction.elements = shape.threads;
   prediction.launches = 1;
