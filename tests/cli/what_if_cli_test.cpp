@@ -22,11 +22,11 @@ nlohmann::json json_of(const std::string& arguments) {
   return r.status == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
 }
 
-// The rtx2080 profile with one line changed, as a file: what the what-if run must equal.
-std::string changed_profile(const std::string& from, const std::string& to) {
-  std::string text = slurp(kSourceDir + "/gpus/rtx2080.toml");
+// A built-in profile with one line changed, as a file: what the what-if run must equal.
+std::string changed_profile(const std::string& from, const std::string& to, const std::string& gpu = "rtx2080") {
+  std::string text = slurp(kSourceDir + "/gpus/" + gpu + ".toml");
   text = std::regex_replace(text, std::regex("\n" + from + "\n"), "\n" + to + "\n");
-  const std::string path = test_dir() + "/rtx2080.toml";
+  const std::string path = test_dir() + "/" + gpu + ".toml";
   std::ofstream(path) << text;
   return path;
 }
@@ -63,6 +63,19 @@ TEST(WhatIfCli, TimesAndPercentScaleTheBaseline) {
   const std::string profile = changed_profile("sm_count = 68", "sm_count = 34");
   const std::string changed = std::regex_replace(kDwt, std::regex("--gpu rtx2080"), "--gpu " + profile);
   EXPECT_EQ(json_of(kDwt + " --set sm_count=50%")["what_if_time_us"], json_of(changed)["time_us"]);
+}
+
+// A PTX launch's timings are kept per lowering for the whole process: the what-if run must not
+// find the baseline's there when only a memory figure changed.
+TEST(WhatIfCli, PtxMemoryFigureEqualsAChangedProfile) {
+  const std::string sgemm = "simulate workloads/sgemm/sgemm.ptx --kernel sgemm_tiled --grid 16,16 --block 16,16 "
+                            "--param 0=256 --tp 5 --tm 31 --gpu ";
+  const nlohmann::json j = json_of(sgemm + "h100 --set dram_bandwidth_gbs=1%");
+  EXPECT_EQ(j["changes"][0]["figure"], "memory_bandwidth_gbs");
+  EXPECT_EQ(j["changes"][0]["value"], 33.5);
+  const std::string profile = changed_profile("memory_bandwidth_gbs = 3350", "memory_bandwidth_gbs = 33.5", "h100");
+  EXPECT_EQ(j["what_if_time_us"], json_of(sgemm + profile)["time_us"]);
+  EXPECT_GT(j["what_if_time_us"].get<double>(), j["baseline_time_us"].get<double>());
 }
 
 TEST(WhatIfCli, KernelFiguresRegistersAndShared) {
