@@ -108,6 +108,22 @@ TEST_F(CudaCli, SuiteAndPointListCompileForEachGpu) {
   }
 }
 
+TEST_F(CudaCli, SuiteNvccFlags) {
+  const std::string dir = test_dir();
+  const auto suite = [&](const std::string& source, const std::string& flags) {
+    std::ofstream(dir + "/suite.toml") << "gpus = [\"h100\"]\n[[workload]]\nptx = \"" << kSourceDir << "/" << source
+                                       << "\"\nnvcc_flags = \"" << flags << "\"\nparams = [\"N\"]\n"
+                                          "param_names = { N = 0 }\nlaunch = { grid = 4, block = 256 }\n"
+                                          "calibration = { tp_us = 5, tm = 31 }\naxes = { N = [1000] }\n";
+    return "sweep " + dir + "/suite.toml --format json";
+  };
+  const nlohmann::json rows = json_of(run_warpsim(suite(kScale, "-DFACTOR=3.0f")));
+  EXPECT_EQ(rows[0]["time_us"], json_of(run_warpsim("simulate " + kScale + " --gpu h100" + kLaunch))["time_us"]);
+  EXPECT_TRUE(std::filesystem::exists(cache_ + "/nvcc")) << "compiled with the flags";
+  expect_input_error(suite(kScale, "-DX='open"), dir + "/suite.toml:4:14: --nvcc-flags");
+  expect_input_error(suite("workloads/saxpy/saxpy.ptx", "-DX"), dir + "/suite.toml:4:14: nvcc_flags is for a ptx workload given as CUDA source");
+}
+
 TEST_F(CudaCli, SourceNvccRejectsIsOneLocatedLine) {
   expect_input_error("simulate tests/cli/cuda/undeclared.cu --gpu h100 --grid 1 --block 32 --tp 5 --tm 31",
                      "tests/cli/cuda/undeclared.cu:4: identifier \"z\" is undefined");
