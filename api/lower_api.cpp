@@ -1,4 +1,5 @@
 // warpsim::lower and warpsim::plan_launch: PTX to warp programs, and Algorithm 3.
+#include "cuda_input.hpp"
 #include "ptx_lowering.hpp"
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/gpus/profile.hpp"
@@ -10,23 +11,44 @@ namespace detail {
 struct LowerReport {
   ptx::LoweredKernel kernel;
   std::string file;  // the .ptx, as the reports name it
+  std::optional<CompiledSource> compiled;
 };
 }  // namespace detail
 
 LowerResult lower(const LowerRequest& request) {
   LowerResult result;
   auto report = std::make_shared<detail::LowerReport>();
-  report->kernel = api::lower_ptx(request.ptx, request.grid, request.block, request.params, request.options,
+  // No GPU: a .cu is compiled for sm_75, the oldest architecture nvcc 13 compiles for.
+  const api::KernelInput input = api::kernel_input(request.ptx, "7.5", request.nvcc_flags, request.use_cache);
+  report->kernel = api::lower_ptx(input.ptx_path, request.grid, request.block, request.params, request.options,
                                   request.control, result.warnings);
-  report->file = request.ptx;
+  report->file = input.ptx_path;
+  report->compiled = input.compiled;
+  result.compiled = input.compiled;
   result.kernel = report->kernel.name;
   result.warp_programs = static_cast<std::int64_t>(report->kernel.programs.size());
   result.report = std::move(report);
   return result;
 }
 
-nlohmann::ordered_json to_json(const LowerResult& result) { return api::lowered_json(result.report->kernel, result.report->file); }
-std::string to_kp(const LowerResult& result) { return api::lowered_kp(result.report->kernel, result.report->file); }
+nlohmann::ordered_json to_json(const LowerResult& result) {
+  nlohmann::ordered_json out = api::lowered_json(result.report->kernel, result.report->file);
+  if (result.report->compiled) out["compiled"] = api::compiled_json(*result.report->compiled);
+  return out;
+}
+
+std::string to_kp(const LowerResult& result) {
+  std::string kp;
+  if (result.report->compiled) {  // as .kp comments
+    const std::string text = api::compiled_text(*result.report->compiled);
+    for (std::size_t start = 0; start < text.size();) {
+      const std::size_t end = text.find('\n', start);
+      kp += "# " + text.substr(start, end - start) + '\n';
+      start = end + 1;
+    }
+  }
+  return kp + api::lowered_kp(result.report->kernel, result.report->file);
+}
 
 LaunchPlan plan_launch(const std::string& gpu_id, std::int64_t total_threads) {
   const gpus::Profile gpu = gpus::load_profile(gpu_id);

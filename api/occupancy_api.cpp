@@ -1,6 +1,7 @@
 // warpsim::occupancy: active blocks per SM of a kernel's launch, and what limits them.
 #include <optional>
 
+#include "cuda_input.hpp"
 #include "warpsim/workload/ptxas_registers.hpp"
 #include "occupancy_result.hpp"
 #include "views.hpp"
@@ -50,8 +51,10 @@ OccupancyResult occupancy(const OccupancyRequest& request) {
   kernel.dynamic_smem_bytes = request.dynamic_smem_bytes;
   std::string entry;
   std::string smem_source = "none";
+  std::optional<api::KernelInput> input;
   if (!request.ptx.empty()) {
-    const ptx::Module module = ptx::load_ptx_file(request.ptx);
+    input = api::kernel_input(request.ptx, gpu.compute_capability, request.nvcc_flags, request.use_cache);
+    const ptx::Module module = ptx::load_ptx_file(input->ptx_path);
     entry = module.functions[ptx::select_kernel(module, request.kernel)].name;
     kernel.static_smem_bytes = ptx::static_shared_bytes(module, entry);
     smem_source = "ptx";
@@ -64,7 +67,7 @@ OccupancyResult occupancy(const OccupancyRequest& request) {
   // An older GPU's registers from ptxas's sm_75 build are shown here, with a warning (predictions take 32).
   const sim::workload::RegisterChoice choice{request.registers, request.ptxas, request.use_cache, true};
   const sim::workload::Sourced registers =
-      sim::workload::registers_per_thread(choice, gpu, request.ptx.empty() ? nullptr : &request.ptx, entry, &warnings);
+      sim::workload::registers_per_thread(choice, gpu, input ? &input->ptx_path : nullptr, entry, &warnings);
   kernel.registers_per_thread = registers.value;
   if (request.warn) {
     for (const std::string& line : warnings) request.warn(line);
@@ -72,6 +75,7 @@ OccupancyResult occupancy(const OccupancyRequest& request) {
   }
   OccupancyResult result = api::occupancy_result(gpu, kernel, registers.source, smem_source, occ::active_blocks(gpu, kernel));
   result.warnings = std::move(warnings);
+  if (input) result.compiled = input->compiled;
   return result;
 }
 

@@ -1,4 +1,5 @@
 // warpsim occupancy's JSON and text.
+#include "cuda_input.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/warpsim.hpp"
 
@@ -39,6 +40,7 @@ nlohmann::ordered_json to_json(const OccupancyResult& r) {
   out["active_warps_per_sm"] = r.active_warps_per_sm;
   out["max_warps_per_sm"] = r.max_warps_per_sm;
   out["occupancy"] = sim::report::number_json(r.occupancy);
+  if (r.compiled) out["compiled"] = api::compiled_json(*r.compiled);
   return out;
 }
 
@@ -58,7 +60,7 @@ std::string to_text(const OccupancyResult& r) {
          "  by shared memory: " + limit_text(r.by_shared_memory) + " (" + n(r.shared_memory_per_block) +
          " bytes per block of " + n(r.shared_memory_per_sm) + " per SM)\n" +
          "active warps per SM = " + n(r.active_warps_per_sm) + " of " + n(r.max_warps_per_sm) + ", occupancy " +
-         sim::report::shortest(r.occupancy) + "\n";
+         sim::report::shortest(r.occupancy) + "\n" + (r.compiled ? api::compiled_text(*r.compiled) : std::string());
 }
 
 }  // namespace warpsim

@@ -5,7 +5,9 @@
 #include <map>
 
 #include "explain.hpp"
+#include "cuda_input.hpp"
 #include "limits.hpp"
+#include "simulate_on.hpp"
 #include "ptx_lowering.hpp"
 #include "views.hpp"
 #include "warpsim/grid/grid.hpp"
@@ -71,9 +73,10 @@ sim::workload::Prediction predict_point(const sim::workload::WorkloadModel& mode
 
 SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile& gpu,
                             const sim::workload::ModelOverrides& overrides) {
+  const api::KernelInput input = api::kernel_input(request.program, gpu.compute_capability, request.nvcc_flags, request.use_cache);
   sim::workload::WorkloadSpec spec;
   spec.kind = sim::workload::WorkloadKind::ptx;
-  spec.source = request.program;
+  spec.source = input.ptx_path;
   spec.kernel = request.ptx.kernel;
   spec.emulate_all = request.ptx.emulate_all;
   spec.launch = sim::workload::fixed_launch(shape_text(request.grid), shape_text(request.block));
@@ -82,8 +85,8 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   spec.registers = {request.registers, request.ptxas, request.use_cache};
   const std::shared_ptr<const sim::workload::WorkloadModel> model = sim::workload::make_workload_model(spec);
   const sim::workload::Prediction p =
-      api::cancellable([&] { return predict_point(*model, gpu, overrides); }, request.program);
-  if (request.control.cancel && *request.control.cancel) throw api::cancelled(ptx::Interrupted{}, request.program);  // after the lowering's last look at the flag
+      api::cancellable([&] { return predict_point(*model, gpu, overrides); }, input.ptx_path);
+  if (request.control.cancel && *request.control.cancel) throw api::cancelled(ptx::Interrupted{}, input.ptx_path);  // after the lowering's last look at the flag
   const sim::workload::PtxTimed& timed = *p.ptx;
   const ptx::LoweredKernel& kernel = *timed.kernel;
   const isa::Millicycles tm = p.calibration.tm;
@@ -121,16 +124,18 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   report.emulated_classes = kernel.emulated_classes;
   report.parameters = api::parameters_json(kernel.parameters);
   report.parameters_line = api::parameters_text(kernel.parameters);
-  report.assumptions = api::assumptions(kernel, request.program);
+  report.assumptions = api::assumptions(kernel, input.ptx_path);
   result.ptx = std::move(report);
+  result.compiled = input.compiled;
   result.warnings = p.warnings;
   return result;
 }
 
 }  // namespace
 
-SimulateResult simulate(const SimulateRequest& request) {
-  const gpus::Profile gpu = gpus::load_profile(request.gpu);
+SimulateResult simulate(const SimulateRequest& request) { return api::simulate_on(request, gpus::load_profile(request.gpu)); }
+
+SimulateResult api::simulate_on(const SimulateRequest& request, const gpus::Profile& gpu) {
   const std::int64_t blocks = api::count(request.grid, "--grid");
   const std::int64_t threads = api::count(request.block, "--block");
   sim::workload::ModelOverrides overrides;
@@ -139,7 +144,12 @@ SimulateResult simulate(const SimulateRequest& request) {
   if (request.tm) overrides.tm = api::exact_cycles(*request.tm, "--tm");
   if (request.max_instructions) overrides.max_warp_instructions = *request.max_instructions;
   if (request.explain) api::require_pipes_model(request.model);
-  if (request.program.ends_with(".ptx")) return simulate_ptx(request, gpu, overrides);
+  overrides.dynamic_shared_bytes = request.dynamic_shared_bytes;
+  if (request.program.ends_with(".ptx") || sim::workload::is_cuda_source(request.program)) {
+    return simulate_ptx(request, gpu, overrides);
+  }
+  if (!request.nvcc_flags.empty()) api::kernel_input(request.program, gpu.compute_capability, request.nvcc_flags, false);  // the error
+  if (request.dynamic_shared_bytes != 0) throw InputError("dynamic shared memory is for PTX kernels (.ptx, .cu), not " + quote_for_message(request.program));
 
   // A .kp program (or a built-in one), its parameters bound: one launch of it, as a sweep's point.
   const isa::Program program = api::load_bound_program(request.program, request.params);
@@ -222,6 +232,7 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
   out["emulated_classes"] = ptx.emulated_classes;
   out["parameters"] = ptx.parameters;
   out["assumptions"] = api::assumptions_json(ptx.assumptions);
+  if (r.compiled) out["compiled"] = api::compiled_json(*r.compiled);
   return out;
 }
 
@@ -231,6 +242,7 @@ std::string to_text(const SimulateResult& r) {
   fields.erase("assumptions");
   fields.erase("limits");
   fields.erase("explain");
+  fields.erase("compiled");
   sim::report::TextTable table({"quantity", "value"});
   for (const auto& [key, value] : fields.items()) {
     table.add_row({key, value.is_string() ? value.get<std::string>()
@@ -248,6 +260,7 @@ std::string to_text(const SimulateResult& r) {
   if (r.ptx) {
     text += r.ptx->parameters_line;
     for (const std::string& line : api::assumption_lines(r.ptx->assumptions)) text += "assumption: " + line + '\n';
+    if (r.compiled) text += api::compiled_text(*r.compiled);
   }
   if (r.explanation) text += api::explanation_text(*r.explanation);
   return text;

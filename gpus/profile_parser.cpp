@@ -3,29 +3,13 @@
 #include <stdexcept>
 
 #include "warpsim/gpus/profile.hpp"
+#include "warpsim/gpus/profile_figures.hpp"
 #include "warpsim/gpus/system_figures_toml.hpp"
 #include "warpsim/gpus/toml_reader.hpp"
 #include "warpsim/isa/input_error.hpp"
 
 namespace warpsim::gpus {
 namespace {
-
-struct RequiredInteger {
-  const char* key;
-  std::int64_t Profile::*member;
-  std::int64_t minimum;
-  std::int64_t maximum;
-};
-
-// Bounds catch typos and absurd values; they are wide enough for any GPU to come.
-const RequiredInteger kRequiredIntegers[] = {
-    {"sm_count", &Profile::sm_count, 1, 1'000'000},
-    {"cores_per_sm", &Profile::cores_per_sm, 32, 1'000'000},
-    {"max_blocks_per_sm", &Profile::max_blocks_per_sm, 1, 1'000'000},
-    {"max_warps_per_sm", &Profile::max_warps_per_sm, 1, 1'000'000},
-    {"max_threads_per_block", &Profile::max_threads_per_block, 32, 1'000'000},
-    {"warp_size", &Profile::warp_size, 32, 32},
-};
 
 class ProfileParser {
  public:
@@ -37,7 +21,7 @@ class ProfileParser {
   Profile parse(std::string_view text) {
     const toml::table root = toml_.parse(text);
     for (const auto& [key, node] : root) parse_top_level(std::string(key.str()), node);
-    for (const RequiredInteger& field : kRequiredIntegers) require(root, field.key);
+    for (const RequiredInteger& field : required_integer_figures()) require(root, field.key);
     require(root, "clock_mhz");
     require(root, "name");
     for (const auto& [key, text_unused] : profile_.sources) {
@@ -56,7 +40,7 @@ class ProfileParser {
 
   void parse_top_level(const std::string& key, const toml::node& node) {
     known_keys_.insert(key);
-    for (const RequiredInteger& field : kRequiredIntegers) {
+    for (const RequiredInteger& field : required_integer_figures()) {
       if (key == field.key) {
         profile_.*field.member = toml_.whole_number(node, key, field.minimum, field.maximum);
         return;

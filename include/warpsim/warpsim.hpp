@@ -65,6 +65,14 @@ struct PtxOptions {
   std::optional<double> store_cycles;      // and of a store (default 60)
 };
 
+// A .cu kernel as nvcc compiled it to PTX (where nvcc runs: $WARPSIM_NVCC, else nvcc on PATH).
+struct CompiledSource {
+  std::string command;  // "nvcc -ptx -lineinfo -arch=sm_90 [flags] ./k.cu -o CACHE/nvcc/HASH.ptx"
+  bool cached = false;  // the PTX of an earlier identical compilation, nvcc not run
+  std::string arch;     // "sm_90"
+  std::string note;     // when another architecture stood in for the GPU's (nvcc 13 starts at sm_75)
+};
+
 // What the reports of lower, predict, app, calibrate and evaluate are rendered from (the run's
 // own data, held by the result and read only by the to_* functions below).
 namespace detail {
@@ -106,7 +114,7 @@ std::string to_text(const CoreResult& result);
 
 // ---- warpsim simulate: T_k of a kernel on a GPU for a launch (Algorithm 1) ----
 struct SimulateRequest {
-  std::string program;  // a .kp program or a .ptx kernel, or a built-in kernel program: dwt_matrix, dwt_lattice
+  std::string program;  // a .kp program, a .ptx kernel, a .cu (nvcc -ptx for the GPU), or a built-in kernel program: dwt_matrix, dwt_lattice
   std::string gpu;      // profile id or path to a .toml
   Dim3 grid;            // blocks
   Dim3 block;           // threads per block
@@ -118,7 +126,9 @@ struct SimulateRequest {
   PtxOptions ptx;
   std::optional<std::int64_t> registers;  // PTX, memory model: registers per thread (default: ptxas -v, else 32)
   std::string ptxas = "ptxas";            // the ptxas to run for registers, or "none"
-  bool use_cache = true;                  // false (--no-cache): run ptxas again, not its cached answer
+  bool use_cache = true;                  // false (--no-cache): run ptxas (and nvcc) again, not the cached answer
+  std::string nvcc_flags;                 // a .cu kernel: nvcc's extra flags, split as a shell would ("-DN=4 -I inc")
+  std::int64_t dynamic_shared_bytes = 0;  // PTX, memory model: the launch's dynamic shared memory per block (occupancy)
   bool timeline = false, trace = false;
   bool explain = false;                   // SimulateResult::explanation (the pipes model only)
   Control control;                        // the PTX lowering's progress and Ctrl-C
@@ -176,6 +186,7 @@ struct OccupancyResult {
   std::int64_t active_warps_per_sm = 0, max_warps_per_sm = 0;
   double occupancy = 0;               // active over maximum warps
   std::vector<std::string> warnings;  // why registers took the default, one line each
+  std::optional<CompiledSource> compiled;  // for a .cu kernel
 };
 
 // Why a prediction takes that long (`warpsim explain`, `simulate --explain`; docs/explain.md): the
@@ -236,7 +247,8 @@ struct SimulateResult {
   GridPlan plan;
   double full_run_cycles = 0, remaining_run_cycles = 0;
   Model model = Model::memory;
-  std::optional<PtxReport> ptx;       // for a .ptx kernel
+  std::optional<PtxReport> ptx;       // for a .ptx (or .cu) kernel
+  std::optional<CompiledSource> compiled;  // for a .cu kernel
   std::vector<std::string> warnings;  // the lowering's, one line each
   Views views;
   std::optional<Limits> limits;       // under the pipes model
@@ -250,16 +262,70 @@ std::string to_html(const SimulateResult& result);
 std::string occupancy_svg(const Explanation& explanation, const OccupancyCurve& curve);
 std::string roofline_svg(const Explanation& explanation);
 
+// ---- warpsim simulate --set: what if a figure of the GPU or of the kernel were another ----
+// Each change is "FIGURE=VALUE": FIGURE a GPU profile figure by its TOML key (clock_mhz, sm_count,
+// memory_bandwidth_gbs, ...; aliases sms and dram_bandwidth_gbs) or a kernel figure (registers:
+// per thread, PTX under the memory-aware models; shared: the launch's dynamic shared memory in
+// bytes, PTX); VALUE a number (the new value), xK (K times the baseline's) or P% (P percent of it).
+struct WhatIfRequest {
+  SimulateRequest simulation;        // the baseline run
+  std::vector<std::string> changes;  // "FIGURE=VALUE", applied in order
+};
+struct FigureChange {
+  std::string figure, given;        // "sm_count", "50%"
+  double baseline = 0, value = 0;   // the figure in the baseline run, and in the what-if run
+};
+struct WhatIfResult {
+  SimulateResult baseline, changed;  // both runs in full
+  std::vector<FigureChange> changes;
+  double speedup = 0;                // baseline time over the what-if time (above 1: the change is faster)
+};
+// Throws Error for a malformed change (an unknown figure lists the known ones) before anything runs.
+WhatIfResult what_if(const WhatIfRequest& request);
+std::vector<std::string> what_if_figures();  // every FIGURE name, the kernel's first
+// {"gpu", "kernel", "changes": [{"figure", "given", "baseline", "value"}], "baseline_time_us",
+// "what_if_time_us", "speedup", "baseline": {simulate's JSON}, "what_if": {simulate's JSON}}
+nlohmann::ordered_json to_json(const WhatIfResult& result);
+std::string to_text(const WhatIfResult& result);
+
+// ---- warpsim simulate --gpu a,b,...: one kernel on several GPUs side by side ----
+struct GpuTime {
+  std::string gpu;
+  double time_us = 0, cycles = 0;
+  double speedup = 0;     // the first GPU's time over this one's (above 1: faster than the first)
+  std::string limiter;    // --model pipes: what limits it (Limits::limiter); empty under the other models
+  SimulateResult result;  // the whole run
+};
+struct GpuComparison {
+  std::string kernel;
+  Model model = Model::memory;
+  std::vector<GpuTime> gpus;  // in the order asked
+};
+// "a100,h100,rtx2080" (ids or profile paths, each once), or "all": every built-in profile, by id.
+std::vector<std::string> parse_gpu_list(const std::string& text);
+// Whether a --gpu value is a list (a comma, or "all") rather than one GPU.
+bool is_gpu_list(const std::string& text);
+// The request (its gpu unused) simulated on each GPU; the first error stops it.
+GpuComparison compare_gpus(const SimulateRequest& request, const std::vector<std::string>& gpus);
+// {"kernel", "model", "gpus": [{"gpu", "time_us", "cycles", "speedup", "limiter" (null when none)}]}
+nlohmann::ordered_json to_json(const GpuComparison& comparison);
+std::string to_text(const GpuComparison& comparison);  // a table, times rounded to nanoseconds
+std::string to_csv(const GpuComparison& comparison);   // gpu,kernel,model,time_us,cycles,speedup,limiter at full precision
+std::string to_svg(const GpuComparison& comparison);   // a bar chart of time per GPU
+
 // ---- warpsim lower: PTX to per-warp kernel programs ----
 struct LowerRequest {
-  std::string ptx;  // a .ptx file
+  std::string ptx;  // a .ptx file, or a .cu (compiled for sm_75, the oldest architecture nvcc 13 knows)
   Dim3 grid, block;
   Parameters params;
   PtxOptions options;
   Control control;
+  std::string nvcc_flags;  // a .cu kernel: nvcc's extra flags
+  bool use_cache = true;   // false: run nvcc again
 };
 struct LowerResult {
   std::string kernel;                 // the .entry lowered (short name)
+  std::optional<CompiledSource> compiled;  // for a .cu kernel
   std::int64_t warp_programs = 0;     // distinct per-warp programs
   std::vector<std::string> warnings;  // one line each
   std::shared_ptr<const detail::LowerReport> report;
@@ -443,7 +509,8 @@ struct OccupancyRequest {
   std::optional<std::int64_t> registers;          // per thread; default: ptxas -v on `ptx`, else 32 with a warning
   std::optional<std::int64_t> static_smem_bytes;  // default: the `ptx` kernel's .shared, else 0
   std::int64_t dynamic_smem_bytes = 0;            // the launch's
-  std::string ptx;                                // the kernel's PTX (optional)
+  std::string ptx;                                // the kernel's PTX, or a .cu (nvcc -ptx for the GPU) (optional)
+  std::string nvcc_flags;                         // a .cu kernel: nvcc's extra flags
   std::string kernel;                             // with `ptx`: the entry (empty: the only one)
   std::string ptxas = "ptxas";                    // the ptxas to run for registers, or "none"
   bool use_cache = true;                          // false (--no-cache): run ptxas again

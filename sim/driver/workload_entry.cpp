@@ -160,6 +160,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
   const toml::node* params = nullptr;
   const toml::node* param_names = nullptr;
   const toml::node* launch_node = nullptr;
+  const toml::node* nvcc_flags = nullptr;
   const toml::node* source_node = &node;
   const auto source = [&](workload::WorkloadKind kind, const toml::node& value, const std::string& key) {
     spec.kind = kind;
@@ -180,6 +181,14 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "launch") launch_node = &value;
     else if (k == "emulate_all") spec.emulate_all = toml.boolean(value, k);
     else if (k == "regs") spec.registers.given = toml.whole_number(value, k, 1, 255);
+    else if (k == "nvcc_flags") {
+      nvcc_flags = &value;
+      try {
+        spec.nvcc.flags = workload::split_nvcc_flags(toml.text(value, k));
+      } catch (const InputError& e) {
+        toml.fail(&value, e.what());
+      }
+    }
     else if (k == "calibration") entry.overrides = read_calibration(toml, value, entry.overrides.model);
     else if (k == "model") {
       entry.model_given = true;
@@ -191,7 +200,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
       entry.axes = std::move(own);
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) + " in " + context.name +
-                            " (expected name, builtin, kp, ptx, kernel, params, param_names, launch, emulate_all, regs, "
+                            " (expected name, builtin, kp, ptx, kernel, params, param_names, launch, emulate_all, regs, nvcc_flags, "
                             "calibration, model, axes" + context.more_keys + ")");
     }
   }
@@ -201,6 +210,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
   if (spec.kind != workload::WorkloadKind::ptx && (params || param_names)) {
     toml.fail(&node, "'kernel', 'params' and 'param_names' are for ptx workloads");
   }
+  if (nvcc_flags && !workload::is_cuda_source(spec.source)) toml.fail(nvcc_flags, "nvcc_flags is for a ptx workload given as CUDA source (ptx = \"FILE.cu\")");
   spec.params = read_parameter_axes(toml, params, param_names, entry);
   if (spec.kind != workload::WorkloadKind::builtin) spec.source = resolve_suite_path(toml, spec.source);
   if (launch_node) spec.launch = read_launch(toml, *launch_node, entry);

@@ -182,7 +182,7 @@ class PointListReader {
     workload::WorkloadSpec spec;
     const std::string& kernel = cells[kernel_];
     if (kernel.empty()) fail(line, "kernel is empty");
-    spec.kind = kernel.ends_with(".ptx") ? workload::WorkloadKind::ptx
+    spec.kind = kernel.ends_with(".ptx") || workload::is_cuda_source(kernel) ? workload::WorkloadKind::ptx
                 : kernel.ends_with(".kp") ? workload::WorkloadKind::kp
                                           : workload::WorkloadKind::builtin;
     spec.source = spec.kind == workload::WorkloadKind::builtin ? kernel : resolve(kernel);

@@ -5,20 +5,12 @@
 #include <cstdio>
 
 #include "warpsim/isa/input_error.hpp"
+#include "warpsim/report/chart_ticks.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/report/svg_text.hpp"
 
 namespace warpsim::sim::report {
 namespace {
-
-// Tick labels without exponents for whole numbers ("100000", not "1e+05"), and without the
-// rounding noise of adding up steps ("0.6", not "0.6000000000000001").
-std::string tick_label(double v) {
-  if (std::abs(v) < 1e15 && std::nearbyint(v) == v) return std::to_string(static_cast<long long>(v));
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.12g", v);
-  return buffer;
-}
 
 constexpr double kLeft = 80, kTop = 40, kPlotWidth = 640, kPlotHeight = 400, kLegendWidth = 240;
 const char* const kPalette[] = {"#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2",
@@ -58,17 +50,7 @@ struct Axis {
       }
       return out;
     }
-    const double raw = (high - low) / 6;
-    const double power = std::pow(10.0, std::floor(std::log10(raw > 0 ? raw : 1)));
-    double step = 10 * power;
-    for (const double m : {1.0, 2.0, 5.0}) {
-      if (raw <= m * power) {
-        step = m * power;
-        break;
-      }
-    }
-    for (double v = std::ceil(low / step) * step; v <= high + step * 1e-9; v += step) out.push_back(v);
-    return out;
+    return linear_ticks(low, high);
   }
 };
 
@@ -118,6 +100,32 @@ Axis make_axis(const std::vector<Series>& series, bool is_x, bool log, const std
 }
 
 }  // namespace
+
+// Tick labels without exponents for whole numbers ("100000", not "1e+05"), and without the
+// rounding noise of adding up steps ("0.6", not "0.6000000000000001").
+std::string tick_label(double v) {
+  if (std::abs(v) < 1e15 && std::nearbyint(v) == v) return std::to_string(static_cast<long long>(v));
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.12g", v);
+  return buffer;
+}
+
+std::vector<double> linear_ticks(double low, double high) {
+  std::vector<double> out;
+  const double raw = (high - low) / 6;
+  const double power = std::pow(10.0, std::floor(std::log10(raw > 0 ? raw : 1)));
+  double step = 10 * power;
+  for (const double m : {1.0, 2.0, 5.0}) {
+    if (raw <= m * power) {
+      step = m * power;
+      break;
+    }
+  }
+  for (double v = std::ceil(low / step) * step; v <= high + step * 1e-9; v += step) out.push_back(v);
+  return out;
+}
+
+const char* palette_colour(std::size_t i) { return kPalette[i % std::size(kPalette)]; }
 
 namespace {
 

@@ -53,10 +53,10 @@ std::string timing_key(const gpus::Profile& gpu, const grid::Launch& launch, dou
 
 PtxWorkloadModel::PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options,
                                    const LaunchPolicy& launch, std::vector<ParameterAxis> parameter_axes,
-                                   std::shared_ptr<LoweringCache> cache, RegisterChoice registers)
+                                   std::shared_ptr<LoweringCache> cache, RegisterChoice registers, CudaOrigin cuda)
     : name_(std::move(name)), source_(std::move(source)), options_(std::move(options)), launch_(launch),
       parameter_axes_(std::move(parameter_axes)), lowerings_(cache ? std::move(cache) : LoweringCache::process_wide()),
-      registers_(std::move(registers)) {
+      registers_(std::move(registers)), cuda_(std::move(cuda)) {
   for (const ParameterAxis& a : parameter_axes_) parameter_values_.emplace_back(a.axis, a.at, "params entry");
   const ptx::Function& entry = source_.module->functions[ptx::select_kernel(*source_.module, options_.kernel)];
   kernel_ = ptx::short_kernel_name(entry.name);
@@ -89,15 +89,26 @@ std::vector<std::string> PtxWorkloadModel::axes() const {
   return names;
 }
 
-Sourced PtxWorkloadModel::registers_for(const gpus::Profile& gpu) const {
+Sourced PtxWorkloadModel::registers_for(const gpus::Profile& gpu, const PtxSource& source) const {
   const std::lock_guard lock(registers_mutex_);
   auto found = registers_by_arch_.find(gpu.compute_capability);
   if (found == registers_by_arch_.end()) {
-    const ptx::Function& entry = source_.module->functions[ptx::select_kernel(*source_.module, options_.kernel)];
+    const ptx::Function& entry = source.module->functions[ptx::select_kernel(*source.module, options_.kernel)];
     found = registers_by_arch_.emplace(gpu.compute_capability,
-                                       registers_per_thread(registers_, gpu, &source_.path, entry.name, nullptr)).first;
+                                       registers_per_thread(registers_, gpu, &source.path, entry.name, nullptr)).first;
   }
   return found->second;
+}
+
+const PtxSource& PtxWorkloadModel::source_for(const gpus::Profile& gpu) const {
+  if (cuda_.path.empty()) return source_;
+  const std::lock_guard lock(sources_mutex_);
+  auto found = sources_by_arch_.find(gpu.compute_capability);
+  if (found == sources_by_arch_.end()) {
+    const CompiledCuda compiled = compile_cuda(cuda_.path, gpu.compute_capability, cuda_.nvcc);
+    found = sources_by_arch_.emplace(gpu.compute_capability, load_ptx_source(compiled.ptx_path)).first;
+  }
+  return found->second;  // std::map: stays where it is while others are added
 }
 
 Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& point, const ModelOverrides& overrides,
@@ -118,7 +129,8 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   for (std::size_t i = 0; i < parameter_axes_.size(); ++i) {
     options.parameters.emplace_back(parameter_axes_[i].parameter, std::to_string(parameter_values_[i].evaluate(point)));
   }
-  const std::shared_ptr<const LoweringCache::Lowered> lowered = lowerings_->lower(source_, options);
+  const PtxSource& source = source_for(gpu);
+  const std::shared_ptr<const LoweringCache::Lowered> lowered = lowerings_->lower(source, options);
   const ptx::LoweredKernel& kernel = lowered->kernel;
   auto timed = std::make_shared<PtxTimed>();
   timed->kernel = std::shared_ptr<const ptx::LoweredKernel>(lowered, &kernel);
@@ -131,13 +143,14 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   }
   std::int64_t registers = kDefaultRegistersPerThread;
   if (is_memory_aware(overrides.model)) {
-    const Sourced sourced = registers_for(gpu);
+    const Sourced sourced = registers_for(gpu, source);
     registers = sourced.value;
     timed->registers_per_thread = sourced.value;
     timed->registers_source = sourced.source;
   }
   prediction.launch = grid::rejecting_launch(
-      [&] { return with_occupancy(gpu, shape.flat(), overrides.model, registers, kernel.static_shared_bytes); });
+      [&] { return with_occupancy(gpu, shape.flat(), overrides.model, registers, kernel.static_shared_bytes,
+                                     overrides.dynamic_shared_bytes); });
   prediction.total_threads = shape.threads;
   prediction.elements = shape.threads;
   prediction.launches = 1;

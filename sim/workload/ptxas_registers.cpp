@@ -22,15 +22,6 @@ std::string first_line(const std::string& text) {
   return line.size() > 200 ? line.substr(0, 200) + "..." : line;
 }
 
-// "7.5" -> "75".
-std::string arch_digits(const std::string& compute_capability) {
-  std::string digits;
-  for (const char c : compute_capability) {
-    if (c != '.') digits += c;
-  }
-  return digits;
-}
-
 std::vector<std::string> split_path(const std::string& path) {
   std::vector<std::string> dirs;
   std::size_t start = 0;
@@ -140,6 +131,14 @@ PtxasRegisters run_ptxas(const std::string& ptxas, const std::string& ptx_path, 
 }
 
 }  // namespace
+
+std::string arch_digits(const std::string& compute_capability) {
+  std::string digits;
+  for (const char c : compute_capability) {
+    if (c != '.') digits += c;
+  }
+  return digits;
+}
 
 PtxasRegisters ptxas_registers(const std::string& ptxas, const std::string& ptx_path, const std::string& entry,
                                const std::string& compute_capability, bool use_cache) {

@@ -18,10 +18,11 @@ gpus::CalibrationChoice with_model_defaults(const gpus::Profile& gpu, gpus::Cali
 }
 
 grid::Launch with_occupancy(const gpus::Profile& gpu, grid::Launch launch, Model model,
-                            std::int64_t registers_per_thread, std::int64_t shared_bytes) {
+                            std::int64_t registers_per_thread, std::int64_t shared_bytes,
+                            std::int64_t dynamic_shared_bytes) {
   if (model == Model::paper) return launch;
   const occupancy::Occupancy o =
-      occupancy::active_blocks(gpu, {launch.threads_per_block, registers_per_thread, shared_bytes, 0});
+      occupancy::active_blocks(gpu, {launch.threads_per_block, registers_per_thread, shared_bytes, dynamic_shared_bytes});
   launch.resident_blocks_limit = o.active_blocks_per_sm;
   return launch;
 }

@@ -55,6 +55,12 @@ std::shared_ptr<const WorkloadModel> make_workload_model(const WorkloadSpec& spe
       ptx::LoweringOptions options = spec.lowering;
       options.kernel = spec.kernel;
       options.emulate_all = spec.emulate_all;
+      if (is_cuda_source(spec.source)) {
+        const CompiledCuda first = compile_cuda(spec.source, spec.compute_capability, spec.nvcc);
+        return std::make_shared<PtxWorkloadModel>(spec.name, load_ptx_source(first.ptx_path), std::move(options),
+                                                  *spec.launch, spec.params, nullptr, spec.registers,
+                                                  CudaOrigin{spec.source, spec.nvcc});
+      }
       return std::make_shared<PtxWorkloadModel>(spec.name, load_ptx_source(spec.source), std::move(options),
                                                 *spec.launch, spec.params, nullptr, spec.registers);
     }

@@ -54,7 +54,9 @@ TEST(PtxCli, JsonEchoesTheBoundParameters) {
 }
 
 // CUDA source where PTX (or a .kp program) is expected: one line that says what to run.
+// (Where no nvcc runs: tests/cli/cuda_cli_test.cpp compiles a .cu where one does.)
 TEST(PtxCli, CudaSourceGetsTheNvccCommand) {
+  setenv("WARPSIM_NVCC", "/nonexistent/nvcc", 1);
   const std::string message = "warpsim: error: workloads/saxpy/saxpy.cu:1: this is CUDA source, not PTX: run "
                               "`nvcc -ptx -arch=sm_75 workloads/saxpy/saxpy.cu -o workloads/saxpy/saxpy.ptx` first\n";
   for (const std::string command : {"simulate workloads/saxpy/saxpy.cu --gpu rtx2080 --grid 1 --block 32 --tp 5 --tm 2",
@@ -77,6 +79,7 @@ TEST(PtxCli, CudaSourceGetsTheNvccCommand) {
   const Result kp = run_warpsim("core " + dir + "/kernel.kp --warps 2 --tm 1");
   EXPECT_EQ(kp.err,
             "warpsim: error: " + dir + "/kernel.kp:1" + run + dir + "/kernel.kp -o " + dir + "/kernel.ptx` first\n");
+  unsetenv("WARPSIM_NVCC");
 }
 
 TEST(PtxCli, LowerKpReadsBackAsAProgram) {

@@ -67,6 +67,9 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 }
 
 TEST(Malformed, EveryCaseIsRefusedCleanly) {
+  // The cases are those of a machine without nvcc (a .cu is refused: run nvcc -ptx first); a .cu
+  // that nvcc rejects is tests/cli/cuda_cli_test.cpp's.
+  setenv("WARPSIM_NVCC", "/nonexistent/nvcc", 1);
   const std::vector<Case> cases = read_cases();
   ASSERT_GE(cases.size(), 80u);
   const std::string outputs = test_dir() + "/outputs";
@@ -80,6 +83,7 @@ TEST(Malformed, EveryCaseIsRefusedCleanly) {
     expect_input_error(arguments, replace_all(c.message_start, "{generated}", generated));
     EXPECT_TRUE(std::filesystem::is_empty(outputs)) << "cases.txt:" << c.line << " wrote a file";
   }
+  unsetenv("WARPSIM_NVCC");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "warpsim/isa/input_error.hpp"
+#include "warpsim/report/bar_chart.hpp"
 #include "warpsim/report/csv_table.hpp"
 #include "warpsim/report/line_chart.hpp"
 #include "support/located_error.hpp"
@@ -23,6 +24,19 @@ TEST(CsvTable, MalformedFilesNameTheLine) {
   testing_support::expect_located_error(parse, {"a,b\n1,2\n3\n", 3, "1 fields where the header has 2"}, "t.csv");
   testing_support::expect_located_error(parse, {"a,b\n1,\"2\n", 2, "unterminated"}, "t.csv");
   testing_support::expect_located_error(parse, {"", 0, "empty"}, "t.csv");
+}
+
+TEST(BarChart, OneBarPerLabelFromZero) {
+  const std::string svg = render_bar_chart_svg({{"a100", 12.5, "1.00x"}, {"h<100>", 25, "0.50x"}}, {"t", "s", "time (us)"});
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_EQ(std::count(svg.begin(), svg.end(), '\n') > 5, true);
+  EXPECT_NE(svg.find(">a100</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">h&lt;100&gt;</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">25  0.50x</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">0</text>"), std::string::npos);  // the axis starts at 0
+  EXPECT_EQ(svg.find("<rect", svg.find("<rect") + 1) != std::string::npos, true);  // two bars
+  EXPECT_THROW(render_bar_chart_svg({}, {}), InputError);
+  EXPECT_THROW(render_bar_chart_svg({{"x", -1, ""}}, {}), InputError);
 }
 
 TEST(LineChart, DrawsOneLinePerSeriesWithLogAxes) {

@@ -60,7 +60,7 @@ double parse_microseconds_flag(const std::string& text, const std::string& flag)
 }
 
 void add_program_options(po::options_description& options) {
-  options.add_options()("program", po::value<std::string>()->required(), "kernel program (.kp) or kernel in PTX (.ptx); or a built-in kernel program: dwt_matrix, dwt_lattice");
+  options.add_options()("program", po::value<std::string>()->required(), "kernel program (.kp), kernel in PTX (.ptx) or CUDA source (.cu, with nvcc); or a built-in kernel program: dwt_matrix, dwt_lattice");
   add_run_options(options);
   options.add_options()
       ("timeline", po::value<std::string>(), "write the core package's per-warp timeline as SVG to FILE")
@@ -97,8 +97,8 @@ void add_file_model_option(po::options_description& options) {
 }
 
 void add_cache_option(po::options_description& options) {
-  options.add_options()("no-cache", "run ptxas again instead of taking its answer from the cache ($WARPSIM_CACHE_DIR, "
-                                    "else ~/.cache/warpsim)");
+  options.add_options()("no-cache", "run ptxas (and nvcc for a .cu) again instead of taking the answer from the cache "
+                                    "($WARPSIM_CACHE_DIR, else ~/.cache/warpsim)");
 }
 
 std::optional<Model> file_model_flag(const po::variables_map& values) {

@@ -8,7 +8,7 @@ int run_lower(const Args& args) {
   po::options_description options("Options");
   options.add_options()
       ("help,h", "show this help")
-      ("program", po::value<std::string>()->required(), "kernel in PTX (.ptx), as nvcc -ptx writes it")
+      ("program", po::value<std::string>()->required(), "kernel in PTX (.ptx), as nvcc -ptx writes it, or CUDA source (.cu: compiled with nvcc -ptx for sm_75)")
       ("grid", po::value<std::string>()->required(), "blocks: B or X,Y,Z")
       ("block", po::value<std::string>()->required(), "threads per block: T or X,Y,Z")
       ("param", po::value<std::vector<std::string>>()->composing(),
@@ -22,7 +22,7 @@ int run_lower(const Args& args) {
   positional.add("program", 1);
   const CommandLine line = parse_command_line(args, options, positional);
   if (line.help) {
-    return print_help("warpsim lower KERNEL.ptx --grid B --block T [--kernel NAME] [--param K=V]... [--format kp|json]",
+    return print_help("warpsim lower KERNEL.ptx|KERNEL.cu --grid B --block T [--kernel NAME] [--param K=V]... [--format kp|json]",
                       "Lowers PTX to kernel programs: emulates every warp of the launch over the real control flow and "
                       "prints each distinct warp program (.kp) with how many warps run it. See docs/ptx.md.",
                       options);
@@ -35,6 +35,7 @@ int run_lower(const Args& args) {
   request.block = dimensions_flag(v, "block");
   request.params = parameters(v);
   request.options = ptx_options(v);
+  request.nvcc_flags = nvcc_flags(v);
   const LowerResult result = [&] {
     ProgressLine progress("lowering", true);
     request.control = progress_control(progress);

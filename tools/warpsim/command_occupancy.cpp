@@ -1,5 +1,6 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "ptx_options.hpp"
 
 namespace warpsim::cli {
 
@@ -13,7 +14,9 @@ int run_occupancy(const Args& args) {
        "registers per thread (default: ptxas -v on --ptx when ptxas runs, else 32 with a warning)")
       ("smem", po::value<std::string>(), "static shared memory per block, bytes (default: the --ptx kernel's .shared, else 0)")
       ("dynamic-smem", po::value<std::string>()->default_value("0"), "dynamic shared memory per block, bytes (the launch's)")
-      ("ptx", po::value<std::string>(), "the kernel's PTX: static shared memory from it, registers from ptxas")
+      ("ptx", po::value<std::string>(), "the kernel's PTX (or CUDA source, .cu: compiled with nvcc -ptx for the GPU): "
+                                        "static shared memory from it, registers from ptxas")
+      ("nvcc-flags", po::value<std::string>(), kNvccFlagsHelp)
       ("kernel", po::value<std::string>(), "with --ptx: the entry, mangled or short name (default: the only one)")
       ("ptxas", po::value<std::string>()->default_value("ptxas"), "ptxas to run (searched on PATH), or `none`")
       ("format", po::value<std::string>()->default_value("text"), "text|json");
@@ -39,6 +42,7 @@ int run_occupancy(const Args& args) {
   if (v.count("regs")) request.registers = parse_count(v["regs"].as<std::string>(), "--regs");
   request.ptxas = v["ptxas"].as<std::string>();
   request.use_cache = !v.count("no-cache");
+  request.nvcc_flags = nvcc_flags(v);
   request.warn = [](const std::string& warning) { print_warnings({warning}); };  // before an error of the launch
   const OccupancyResult result = occupancy(request);
   write_output(json ? to_json(result).dump(2) + '\n' : to_text(result));

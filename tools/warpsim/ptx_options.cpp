@@ -10,6 +10,10 @@ namespace warpsim::cli {
 
 bool is_ptx_path(const std::string& path) { return path.ends_with(".ptx"); }
 
+std::string nvcc_flags(const po::variables_map& values) {
+  return values.count("nvcc-flags") ? values["nvcc-flags"].as<std::string>() : std::string();
+}
+
 void add_ptx_options(po::options_description& options) {
   options.add_options()
       ("kernel", po::value<std::string>(), "PTX: the kernel (.entry) to use, mangled or short name (default: the only one)")
@@ -22,6 +26,7 @@ void add_ptx_options(po::options_description& options) {
                       "same result, slower)")
       ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
       ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)")
+      ("nvcc-flags", po::value<std::string>(), kNvccFlagsHelp)
       ("max-seconds", po::value<std::string>(),
        "stop after S seconds with an error (exit 2) that names the PTX line, warp and loop the emulation was at "
        "(default: no limit)");
@@ -68,6 +73,7 @@ SimulateRequest simulation_request(const po::variables_map& values) {
   if (values.count("regs")) request.registers = parse_count(values["regs"].as<std::string>(), "--regs");
   request.ptxas = values["ptxas"].as<std::string>();
   request.use_cache = !values.count("no-cache");
+  request.nvcc_flags = nvcc_flags(values);
   return request;
 }
 

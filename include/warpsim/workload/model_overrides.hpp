@@ -24,6 +24,7 @@ struct ModelOverrides {
   std::string section;  // the profile's [calibration.<section>] to use; empty: the workload's kernel
   Model model = Model::memory;
   std::int64_t max_warp_instructions = core::kDefaultMaxWarpInstructions;  // --max-instructions
+  std::int64_t dynamic_shared_bytes = 0;  // PTX kernels: the launch's dynamic shared memory, for occupancy
 
   // What was given, with the model's defaults for what nothing gives (with_model_defaults).
   gpus::CalibrationChoice calibration_choice(const gpus::Profile& gpu) const {

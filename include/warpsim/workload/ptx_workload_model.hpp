@@ -10,6 +10,7 @@
 #include "warpsim/ptx/lowering.hpp"
 #include "warpsim/core/simulate_core.hpp"
 #include "warpsim/grid/grid.hpp"
+#include "warpsim/workload/cuda_compile.hpp"
 #include "warpsim/workload/launch_policy.hpp"
 #include "warpsim/workload/lowering_cache.hpp"
 #include "warpsim/workload/model_spec.hpp"
@@ -45,10 +46,11 @@ class PtxWorkloadModel final : public WorkloadModel {
   // and the axes' are added per point. Throws InputError when an axis names no parameter of the
   // kernel, or two axes name the same one. Lowered launches come from `cache` (null:
   // LoweringCache::process_wide()). Registers per thread (memory model): `registers`, resolved
-  // once per GPU architecture.
+  // once per GPU architecture. A kernel from CUDA source (`cuda.path` not empty) is `source` as
+  // compiled for one architecture, and compiled again (compile_cuda) for each GPU's.
   PtxWorkloadModel(std::string name, PtxSource source, ptx::LoweringOptions options, const LaunchPolicy& launch,
                    std::vector<ParameterAxis> parameter_axes, std::shared_ptr<LoweringCache> cache = nullptr,
-                   RegisterChoice registers = {});
+                   RegisterChoice registers = {}, CudaOrigin cuda = {});
   const std::string& name() const override { return name_; }
   const std::string& kernel() const override { return kernel_; }
   std::vector<std::string> axes() const override;
@@ -65,12 +67,16 @@ class PtxWorkloadModel final : public WorkloadModel {
   LaunchFormula launch_;
   std::vector<ParameterAxis> parameter_axes_;
   std::vector<PointExpression> parameter_values_;  // parsed parameter_axes_[i].axis
-  Sourced registers_for(const gpus::Profile& gpu) const;  // ptxas at most once per compute capability
+  Sourced registers_for(const gpus::Profile& gpu, const PtxSource& source) const;  // ptxas at most once per compute capability
+  const PtxSource& source_for(const gpus::Profile& gpu) const;  // source_, or the CUDA compiled for the GPU
 
   std::shared_ptr<LoweringCache> lowerings_;
   RegisterChoice registers_;
   mutable std::mutex registers_mutex_;
   mutable std::map<std::string, Sourced> registers_by_arch_;  // by compute capability
+  CudaOrigin cuda_;
+  mutable std::mutex sources_mutex_;
+  mutable std::map<std::string, PtxSource> sources_by_arch_;  // CUDA: by compute capability
 };
 
 }  // namespace warpsim::sim::workload

@@ -52,6 +52,9 @@ struct Sourced {
 Sourced registers_per_thread(const RegisterChoice& choice, const gpus::Profile& gpu, const std::string* ptx_path,
                              const std::string& entry, std::vector<std::string>* warnings);
 
+// "7.5" -> "75": the digits of sm_XY.
+std::string arch_digits(const std::string& compute_capability);
+
 // The registers of `entry` in ptxas -v output, if it lists them.
 std::optional<std::int64_t> parse_ptxas_registers(const std::string& output, const std::string& entry);
 

@@ -21,7 +21,9 @@ inline constexpr std::int64_t kDefaultRegistersPerThread = 32;
 
 // Under the memory-aware model, the launch with its resident blocks per SM limited by registers
 // and shared memory as well (sim/occupancy, cuda_occupancy.h's rules); unchanged under the paper's.
+// `shared_bytes` is the kernel's static shared memory, `dynamic_shared_bytes` the launch's.
 grid::Launch with_occupancy(const gpus::Profile& gpu, grid::Launch launch, Model model,
-                            std::int64_t registers_per_thread, std::int64_t shared_bytes);
+                            std::int64_t registers_per_thread, std::int64_t shared_bytes,
+                            std::int64_t dynamic_shared_bytes = 0);
 
 }  // namespace warpsim::sim::workload
