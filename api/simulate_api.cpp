@@ -102,7 +102,7 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
                                    engine.core_options(), request.timeline, request.trace);
   if (engine.pipes) result.limits = api::limits_of(package, tm, engine.core_options(), result);
   if (request.explain) {
-    api::ExplainInputs in{package, tm, engine.core_options(), request.program, nullptr, {}, timed.registers_source};
+    api::ExplainInputs in{package, tm, engine.core_options(), input.ptx_path, nullptr, {}, timed.registers_source};
     std::map<const isa::Program*, const std::vector<ptx::OpNote>*> notes;
     for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
       notes[timed.programs_or_null() ? &(*timed.programs_or_null())[id] : &kernel.programs[id].program] = &kernel.programs[id].notes;
@@ -111,7 +111,8 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
       const auto it = notes.find(program);
       return it == notes.end() ? nullptr : it->second;
     };
-    in.resources = {launch.threads_per_block, timed.registers_per_thread.value_or(32), kernel.static_shared_bytes, 0};
+    in.resources = {launch.threads_per_block, timed.registers_per_thread.value_or(32), kernel.static_shared_bytes,
+                    request.dynamic_shared_bytes};
     result.explanation = api::explain(in, gpu, result);
   }
   PtxReport report;

@@ -79,10 +79,11 @@ case "$max_bytes" in
 esac
 jobs="${SEED_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
+# tests/cli/cuda/ holds the .cu inputs of the CLI's nvcc tests (one does not compile on purpose): not kernels to seed from.
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t sources < <(git ls-files 'workloads/*.cu' 'tests/*.cu' | LC_ALL=C sort)
+  mapfile -t sources < <(git ls-files 'workloads/*.cu' 'tests/*.cu' ':!tests/cli/cuda/*' | LC_ALL=C sort)
 else
-  mapfile -t sources < <(find workloads tests -name '*.cu' | LC_ALL=C sort)
+  mapfile -t sources < <(find workloads tests -name '*.cu' ! -path 'tests/cli/cuda/*' | LC_ALL=C sort)
 fi
 [ ${#sources[@]} -ne 0 ] || { echo "gen-fuzz-seeds.sh: no .cu files" >&2; exit 1; }
 dupes="$(printf '%s\n' "${sources[@]##*/}" | sort | uniq -d)"
