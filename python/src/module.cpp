@@ -138,6 +138,8 @@ warpsim::SimulateRequest simulation_request(const nb::dict& options) {
   o.set(request.use_cache, "use_cache");
   o.set(request.timeline, "timeline");
   o.set(request.trace, "trace");
+  o.set(request.nvcc_flags, "nvcc_flags");
+  o.set(request.dynamic_shared_bytes, "dynamic_shared_bytes");
   return request;
 }
 
@@ -172,6 +174,28 @@ std::tuple<std::string, Lines, std::string, std::string> simulate(const nb::dict
     warpsim::SimulateResult result = warpsim::simulate(request);
     return std::tuple{dump(warpsim::to_json(result)), std::move(result.warnings),
                       std::move(result.views.timeline_svg), std::move(result.views.trace_json)};
+  });
+}
+
+// `warpsim simulate --set ... --format json` and the baseline's warnings.
+std::pair<std::string, Lines> what_if(const nb::dict& options, const std::vector<std::string>& changes) {
+  warpsim::WhatIfRequest request{simulation_request(options), changes};
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.simulation.control.cancel = cancel;
+    warpsim::WhatIfResult result = warpsim::what_if(request);
+    return std::pair{dump(warpsim::to_json(result)), std::move(result.baseline.warnings)};
+  });
+}
+
+// `warpsim simulate --gpu a,b,... --format json`, its CSV, its bar chart and every run's warnings.
+std::tuple<std::string, std::string, std::string, Lines> compare_gpus(const nb::dict& options, const std::string& gpus) {
+  warpsim::SimulateRequest request = simulation_request(options);
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.control.cancel = cancel;
+    const warpsim::GpuComparison result = warpsim::compare_gpus(request, warpsim::parse_gpu_list(gpus));
+    Lines warnings;
+    for (const warpsim::GpuTime& row : result.gpus) warnings.insert(warnings.end(), row.result.warnings.begin(), row.result.warnings.end());
+    return std::tuple{dump(warpsim::to_json(result)), warpsim::to_csv(result), warpsim::to_svg(result), std::move(warnings)};
   });
 }
 
@@ -380,6 +404,10 @@ NB_MODULE(_warpsim, m) {
         nb::arg("options"), "`warpsim core --format json` as JSON text, the timeline SVG and the trace JSON.");
   m.def("simulate", &simulate, nb::arg("options"),
         "`warpsim simulate --format json` as JSON text, the warnings, the timeline SVG and the trace JSON.");
+  m.def("what_if", &what_if, nb::arg("options"), nb::arg("changes"),
+        "`warpsim simulate --set ... --format json` as JSON text and the baseline's warnings.");
+  m.def("compare_gpus", &compare_gpus, nb::arg("options"), nb::arg("gpus"),
+        "`warpsim simulate --gpu a,b,... --format json` as JSON text, its CSV, its SVG bar chart and the warnings.");
   m.def("explain", &explain, nb::arg("options"),
         "`warpsim explain --format json` as JSON text, the warnings, the HTML report and the charts (name, SVG).");
   m.def("lower", &lower, nb::arg("ptx"), nb::arg("grid"), nb::arg("block"), nb::arg("params"), nb::arg("options"),

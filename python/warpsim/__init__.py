@@ -21,18 +21,18 @@ from ._results import _read_csv
 from ._results import (AppResult, Assumption, BlockCandidate, BlockSizeSearch, CalibrateResult, CalibrationValues,
                        CoreResult, EvaluateResult, Experiment, FittedParameter, GpuProfile, GridPlan, ImportResult,
                        LaunchPlan, Limits, LowerResult, OccupancyResult, PredictResult, PtxReport, SimulateResult,
-                       WarpProgram, Explanation, ExplainResult, Svg)
+                       WarpProgram, Explanation, ExplainResult, Svg, FigureChange, WhatIfResult, GpuTime, GpuComparison)
 
 if TYPE_CHECKING:
     import pandas
 
 __version__ = "0.1.0"  # the CMake project's version (pyproject.toml says the same)
-__all__ = ["Error", "app", "calibrate", "core", "evaluate", "explain", "gpu", "gpus", "import_profile", "launch", "lower",
+__all__ = ["Error", "app", "calibrate", "compare_gpus", "core", "evaluate", "explain", "gpu", "what_if", "gpus", "import_profile", "launch", "lower",
            "occupancy", "plot", "predict", "search_block_size", "simulate", "sweep", "__version__",
            "AppResult", "Assumption", "BlockCandidate", "BlockSizeSearch", "CalibrateResult", "CalibrationValues",
            "CoreResult", "EvaluateResult", "Experiment", "FittedParameter", "GpuProfile", "GridPlan", "ImportResult",
            "LaunchPlan", "Limits", "LowerResult", "OccupancyResult", "PredictResult", "PtxReport", "SimulateResult",
-           "WarpProgram", "Explanation", "ExplainResult", "Svg"]
+           "WarpProgram", "Explanation", "ExplainResult", "Svg", "FigureChange", "WhatIfResult", "GpuTime", "GpuComparison"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 Dims = Union[int, str, Sequence[int]]
@@ -167,9 +167,12 @@ def core(path: PathLike, warps: int, tm: Optional[float], params: Optional[Mappi
 def _simulation(gpu: str, params: Any, kernel: Optional[str], tp: Optional[float], tm: Optional[float], model: str,
                 regs: Optional[int], ptxas: str, use_cache: bool, emulate_all: bool, unknown_trips: int,
                 unknown_branch: str, max_steps: Optional[int], load_cycles: Optional[float],
-                store_cycles: Optional[float], max_instructions: Optional[int]) -> dict[str, Any]:
+                store_cycles: Optional[float], max_instructions: Optional[int], nvcc_flags: str = "",
+                dynamic_smem: int = 0) -> dict[str, Any]:
     """The options ``simulate`` and ``search_block_size`` share (the CLI's simulation_request)."""
     return {"gpu": os.fspath(gpu), "params": _params(params), "tp_us": _number(tp, "tp"), "tm": _number(tm, "tm"),
+            "nvcc_flags": _text(nvcc_flags, "nvcc_flags"),
+            "dynamic_shared_bytes": _optional_count(dynamic_smem, "dynamic_smem"),
             "model": _text(model, "model"), "registers": _optional_count(regs, "regs"),
             "ptxas": _text(ptxas, "ptxas"), "use_cache": bool(use_cache),
             "max_instructions": _optional_count(max_instructions, "max_instructions"),
@@ -182,16 +185,18 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
              regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
              unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
-             max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False) -> SimulateResult:
-    """T_k of a .kp program or .ptx kernel: ``warpsim simulate PATH --gpu GPU --grid G --block B``.
+             max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False,
+             nvcc_flags: str = "", dynamic_smem: int = 0) -> SimulateResult:
+    """T_k of a .kp program, .ptx kernel or .cu file: ``warpsim simulate PATH --gpu GPU --grid G --block B``.
 
     ``tp`` is t_p in microseconds and ``tm`` t_m in cycles (None: the profile's calibration, as
     the CLI); ``kernel`` picks the PTX entry; ``model`` is "memory", "paper" or "pipes"; the other
     keywords are the CLI's flags of the same names (``regs`` is --regs, ``use_cache=False``
-    --no-cache). ``timeline``/``trace`` fill ``timeline_svg``/``trace_json``.
+    --no-cache, ``nvcc_flags`` --nvcc-flags for a .cu, ``dynamic_smem`` the launch's dynamic shared
+    bytes). ``timeline``/``trace`` fill ``timeline_svg``/``trace_json``.
     """
     options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
-                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions)
+                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem)
     options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"),
                    timeline=bool(timeline), trace=bool(trace))
     text, notes, svg, events = _warpsim.simulate(options)
@@ -205,7 +210,7 @@ def explain(path: PathLike, gpu: str, grid: Dims, block: Dims,
             regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
             unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
             load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
-            max_instructions: Optional[int] = None) -> ExplainResult:
+            max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> ExplainResult:
     """Why the prediction takes that long: ``warpsim explain PATH --gpu GPU --grid G --block B``.
 
     ``simulate``'s arguments (the pipes model unless ``model`` says otherwise: only it can
@@ -213,13 +218,58 @@ def explain(path: PathLike, gpu: str, grid: Dims, block: Dims,
     charts; Jupyter shows the report.
     """
     options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
-                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions)
+                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem)
     options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"))
     text, notes, html, charts = _warpsim.explain(options)
     _warn(notes)
     data = json.loads(text)
     return ExplainResult(SimulateResult.from_json(data, tuple(notes)), Explanation.from_json(data["explain"]), html,
                          {name: Svg(svg) for name, svg in charts})
+
+
+def what_if(path: PathLike, gpu: str, grid: Dims, block: Dims, changes: Union[Sequence[str], Mapping[str, Any]],
+            params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
+            tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+            regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
+            unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
+            load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
+            max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> WhatIfResult:
+    """What if a figure were another: ``warpsim simulate ... --set FIGURE=VALUE ...``.
+
+    ``changes`` are "FIGURE=VALUE" strings, or a mapping FIGURE -> VALUE (VALUE a number, "x2" or
+    "50%"), applied in order; the other arguments are ``simulate``'s. The result holds both runs.
+    """
+    if isinstance(changes, Mapping):
+        changes = [f"{figure}={value}" for figure, value in changes.items()]
+    elif isinstance(changes, str):
+        changes = [changes]
+    options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
+                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem)
+    options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"))
+    text, notes = _warpsim.what_if(options, [_text(c, "changes") for c in changes])
+    _warn(notes)
+    return WhatIfResult.from_json(json.loads(text), tuple(notes))
+
+
+def compare_gpus(path: PathLike, gpus: Union[str, Sequence[str]], grid: Dims, block: Dims,
+                 params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
+                 tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+                 regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
+                 unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
+                 load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
+                 max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> GpuComparison:
+    """One kernel on several GPUs side by side: ``warpsim simulate ... --gpu a100,h100,...`` (or "all").
+
+    ``gpus`` is a list of ids or profile paths, or the CLI's "a,b,c" / "all"; the first is the
+    baseline of the speed-ups. ``.to_dataframe()`` is the CSV table, ``.chart`` the bar chart.
+    """
+    listed = gpus if isinstance(gpus, str) else ",".join(os.fspath(g) for g in gpus)
+    options = _simulation(listed, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
+                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem)
+    options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"))
+    text, csv, svg, notes = _warpsim.compare_gpus(options, listed)
+    _warn(notes)
+    return GpuComparison.from_json(json.loads(text), csv, svg, tuple(notes))
 
 
 def lower(path: PathLike, grid: Dims, block: Dims, params: Optional[Mapping[Union[str, int], Union[int, str]]] = None,

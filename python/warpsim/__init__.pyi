@@ -30,6 +30,10 @@ from ._results import WarpProgram as WarpProgram
 from ._results import Explanation as Explanation
 from ._results import ExplainResult as ExplainResult
 from ._results import Svg as Svg
+from ._results import FigureChange as FigureChange
+from ._results import WhatIfResult as WhatIfResult
+from ._results import GpuTime as GpuTime
+from ._results import GpuComparison as GpuComparison
 
 __version__: str
 __all__: list[str]
@@ -46,13 +50,27 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params =
              regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
              unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
-             max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False) -> SimulateResult: ...
+             max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False,
+             nvcc_flags: str = "", dynamic_smem: int = 0) -> SimulateResult: ...
 def explain(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params = None, kernel: Optional[str] = None,
             tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "pipes",
             regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
             unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
             load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
-            max_instructions: Optional[int] = None) -> ExplainResult: ...
+            max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> ExplainResult: ...
+def what_if(path: PathLike, gpu: str, grid: Dims, block: Dims, changes: Union[Sequence[str], Mapping[str, Any]],
+            params: Params = None, kernel: Optional[str] = None, tp: Optional[float] = None, tm: Optional[float] = None,
+            *, model: str = "memory", regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
+            emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
+            max_steps: Optional[int] = None, load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
+            max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> WhatIfResult: ...
+def compare_gpus(path: PathLike, gpus: Union[str, Sequence[str]], grid: Dims, block: Dims, params: Params = None,
+                 kernel: Optional[str] = None, tp: Optional[float] = None, tm: Optional[float] = None, *,
+                 model: str = "memory", regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
+                 emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
+                 max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
+                 store_cycles: Optional[float] = None, max_instructions: Optional[int] = None, nvcc_flags: str = "",
+                 dynamic_smem: int = 0) -> GpuComparison: ...
 def lower(path: PathLike, grid: Dims, block: Dims, params: Params = None, kernel: Optional[str] = None, *,
           emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
           max_steps: Optional[int] = None, load_cycles: Optional[float] = None,

@@ -21,7 +21,7 @@ __all__ = [
     "AppResult", "Assumption", "BlockCandidate", "BlockSizeSearch", "CalibrateResult", "CalibrationValues",
     "CoreResult", "EvaluateResult", "Experiment", "FittedParameter", "GpuProfile", "GridPlan", "ImportResult",
     "LaunchPlan", "Limits", "LowerResult", "OccupancyResult", "PredictResult", "PtxReport", "SimulateResult",
-    "WarpProgram", "Explanation", "ExplainResult", "Svg",
+    "WarpProgram", "Explanation", "ExplainResult", "Svg", "FigureChange", "WhatIfResult", "GpuTime", "GpuComparison",
 ]
 
 
@@ -206,6 +206,68 @@ class ExplainResult:
 
     def _repr_html_(self) -> str:
         return self.html
+
+
+# ---- what if, GPUs side by side ----
+
+@dataclass(frozen=True)
+class FigureChange:
+    """One ``--set FIGURE=VALUE``: the figure, the VALUE given, and the figure before and after."""
+    figure: str
+    given: str
+    baseline: float
+    value: float
+
+
+@dataclass(frozen=True)
+class WhatIfResult:
+    """``warpsim simulate --set ...``: the baseline run and the run with the figures changed."""
+    gpu: str
+    kernel: str
+    changes: tuple[FigureChange, ...]
+    baseline_time_us: float
+    what_if_time_us: float
+    speedup: float  # the baseline's time over the what-if's (above 1: the change is faster)
+    baseline: SimulateResult
+    what_if: SimulateResult
+    json: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], warnings: tuple[str, ...] = ()) -> "WhatIfResult":
+        return cls(**_kwargs(cls, data, changes=tuple(FigureChange(**c) for c in data["changes"]),
+                             baseline=SimulateResult.from_json(data["baseline"], warnings),
+                             what_if=SimulateResult.from_json(data["what_if"]), json=data))
+
+
+@dataclass(frozen=True)
+class GpuTime:
+    """One GPU's row of a comparison."""
+    gpu: str
+    time_us: float
+    cycles: float
+    speedup: float                  # the first GPU's time over this one's
+    limiter: Optional[str] = None   # under the pipes model
+
+
+@dataclass(frozen=True)
+class GpuComparison:
+    """``warpsim simulate --gpu a,b,...``: one kernel on several GPUs; ``chart`` is ``--chart``'s SVG."""
+    kernel: str
+    model: str
+    gpus: tuple[GpuTime, ...]
+    csv: str = field(repr=False)
+    chart: Svg = field(repr=False)
+    warnings: tuple[str, ...] = ()
+    json: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], csv: str, chart: str, warnings: tuple[str, ...] = ()) -> "GpuComparison":
+        return cls(**_kwargs(cls, data, gpus=tuple(GpuTime(**g) for g in data["gpus"]), csv=csv, chart=Svg(chart),
+                             warnings=tuple(warnings), json=data))
+
+    def to_dataframe(self) -> "pandas.DataFrame":
+        """The ``--format csv`` table."""
+        return _read_csv(self.csv)
 
 
 # ---- lower ----

@@ -6,6 +6,7 @@ compared with the command's output; without it those comparisons are skipped.
 
 import dataclasses
 import json
+import xml.dom.minidom
 import os
 import pickle
 import re
@@ -644,7 +645,6 @@ def test_app_model_is_the_cli():
 
 
 def test_explain_is_the_clis_with_report_and_charts():
-    import xml.dom.minidom
     from html.parser import HTMLParser
 
     args = dict(grid=(64, 64), block=(16, 16), params={0: 1024}, kernel="sgemm_tiled", ptxas="none")
@@ -672,3 +672,32 @@ def test_explain_needs_the_pipes_model():
     with pytest.raises(warpsim.Error, match="explain needs the pipes model"):
         warpsim.explain(ROOT / "workloads/sgemm/sgemm.ptx", "h100", (4, 4), (16, 16), {0: 64}, "sgemm_tiled",
                         model="memory", ptxas="none")
+
+
+def test_what_if_is_the_clis():
+    args = ["workloads/mtx_mul_vec/mtx_mul_vec.ptx", "--gpu", "rtx2080", "--grid", "16", "--block", "256",
+            "--param", "0=4096", "--tp", "5", "--tm", "31", "--ptxas", "none"]
+    result = warpsim.what_if(ROOT / "workloads/mtx_mul_vec/mtx_mul_vec.ptx", "rtx2080", 16, 256,
+                             {"memory_bandwidth_gbs": "x2", "sm_count": "50%"}, {0: 4096}, tp=5, tm=31, ptxas="none")
+    assert isinstance(result, warpsim.WhatIfResult) and isinstance(result.baseline, warpsim.SimulateResult)
+    assert [c.figure for c in result.changes] == ["memory_bandwidth_gbs", "sm_count"]
+    assert result.speedup == result.baseline_time_us / result.what_if_time_us
+    assert result.json == json.loads(cli("simulate", *args, "--set", "memory_bandwidth_gbs=x2", "--set", "sm_count=50%"))
+    with pytest.raises(warpsim.Error, match="no_such_figure"):
+        warpsim.what_if(ROOT / "workloads/mtx_mul_vec/mtx_mul_vec.ptx", "rtx2080", 16, 256, ["no_such_figure=2"],
+                        {0: 4096}, ptxas="none")
+
+
+def test_compare_gpus_is_the_clis():
+    gpus = ["rtx2080", "a100", "h100"]
+    result = warpsim.compare_gpus(ROOT / "workloads/sgemm/sgemm.ptx", gpus, (16, 16), (16, 16), {0: 256}, "sgemm_tiled",
+                                  model="pipes", ptxas="none")
+    assert isinstance(result, warpsim.GpuComparison) and [g.gpu for g in result.gpus] == gpus
+    assert result.gpus[0].speedup == 1 and all(g.limiter for g in result.gpus)
+    assert list(result.to_dataframe()["gpu"]) == gpus
+    xml.dom.minidom.parseString(result.chart)
+    assert result.json == json.loads(cli("simulate", "workloads/sgemm/sgemm.ptx", "--kernel", "sgemm_tiled", "--gpu",
+                                         ",".join(gpus), "--grid", "16,16", "--block", "16,16", "--param", "0=256",
+                                         "--model", "pipes", "--ptxas", "none", "--format", "json"))
+    assert result.gpus[2].time_us == warpsim.simulate(ROOT / "workloads/sgemm/sgemm.ptx", "h100", (16, 16), (16, 16),
+                                                      {0: 256}, "sgemm_tiled", model="pipes", ptxas="none").time_us
