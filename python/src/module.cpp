@@ -224,6 +224,8 @@ std::tuple<std::string, std::string, Lines> lower(const std::string& ptx, const 
   request.block = dim3(block);
   request.params = params;
   request.options = ptx_options(Options{options});
+  Options{options}.set(request.nvcc_flags, "nvcc_flags");
+  Options{options}.set(request.use_cache, "use_cache");
   return interruptible([&](const std::atomic<bool>* cancel) {
     request.control.cancel = cancel;
     warpsim::LowerResult result = warpsim::lower(request);
@@ -337,8 +339,10 @@ std::pair<std::string, Lines> app(const std::string& path, int jobs, std::option
 // `warpsim occupancy --format json` as JSON text, and why registers took the default.
 std::pair<std::string, Lines> occupancy(const std::string& gpu, const Dims& block, std::optional<std::int64_t> registers,
                                         std::optional<std::int64_t> smem, std::int64_t dynamic_smem,
-                                        const std::string& ptx, const std::string& kernel, const std::string& ptxas) {
+                                        const std::string& ptx, const std::string& kernel, const std::string& ptxas,
+                                        const std::string& nvcc_flags) {
   warpsim::OccupancyRequest request;
+  request.nvcc_flags = nvcc_flags;
   request.gpu = gpu;
   request.block = dim3(block);
   request.registers = registers;
@@ -425,7 +429,7 @@ NB_MODULE(_warpsim, m) {
   m.def("sweep", &sweep, nb::arg("suite"), nb::arg("points"), nb::arg("jobs"), nb::arg("model").none(),
         "`warpsim sweep SUITE|--points LIST --format csv` as CSV text, and the warnings.");
   m.def("occupancy", &occupancy, nb::arg("gpu"), nb::arg("block"), nb::arg("registers").none(), nb::arg("smem").none(),
-        nb::arg("dynamic_smem"), nb::arg("ptx"), nb::arg("kernel"), nb::arg("ptxas"),
+        nb::arg("dynamic_smem"), nb::arg("ptx"), nb::arg("kernel"), nb::arg("ptxas"), nb::arg("nvcc_flags"),
         "`warpsim occupancy --format json` as JSON text, and the warnings.");
   m.def("gpus", &gpus, nb::arg("id").none(), "`warpsim gpus [ID] --format json` as JSON text.");
   m.def("plot", &plot, nb::arg("results"), nb::arg("x"), nb::arg("y"), nb::arg("by"), nb::arg("where"),

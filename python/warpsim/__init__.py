@@ -275,12 +275,14 @@ def compare_gpus(path: PathLike, gpus: Union[str, Sequence[str]], grid: Dims, bl
 def lower(path: PathLike, grid: Dims, block: Dims, params: Optional[Mapping[Union[str, int], Union[int, str]]] = None,
           kernel: Optional[str] = None, *, emulate_all: bool = False, unknown_trips: int = 1,
           unknown_branch: str = "fallthrough", max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
-          store_cycles: Optional[float] = None) -> LowerResult:
+          store_cycles: Optional[float] = None, nvcc_flags: str = "", use_cache: bool = True) -> LowerResult:
     """PTX to per-warp kernel programs: ``warpsim lower KERNEL.ptx --grid G --block B --format json``.
 
-    ``kp`` of the result is the annotated .kp text ``warpsim lower`` writes.
+    ``kp`` of the result is the annotated .kp text ``warpsim lower`` writes. ``path`` may be a .cu
+    (compiled with nvcc for sm_75; ``nvcc_flags`` its extra flags, ``use_cache=False`` compiles again).
     """
     options = _ptx_options(kernel, emulate_all, unknown_trips, unknown_branch, max_steps, load_cycles, store_cycles)
+    options.update(nvcc_flags=_text(nvcc_flags, "nvcc_flags"), use_cache=bool(use_cache))
     text, kp, notes = _warpsim.lower(os.fspath(path), _dims(grid, "grid"), _dims(block, "block"), _params(params),
                                      options)
     _warn(notes)
@@ -435,16 +437,19 @@ def app(path: PathLike, jobs: Optional[int] = None, *, model: Optional[str] = No
 
 
 def occupancy(gpu: str, block: Dims, regs: Optional[int] = None, smem: Optional[int] = None, dynamic_smem: int = 0,
-              ptx: Optional[PathLike] = None, kernel: Optional[str] = None, ptxas: str = "ptxas") -> OccupancyResult:
+              ptx: Optional[PathLike] = None, kernel: Optional[str] = None, ptxas: str = "ptxas",
+              nvcc_flags: str = "") -> OccupancyResult:
     """Active blocks per SM and what limits them: ``warpsim occupancy --gpu GPU --block B --format json``.
 
     ``regs`` registers per thread (None: ``ptxas -v`` on ``ptx`` when it runs, else 32 with a
     warning); ``smem`` static shared memory per block in bytes (None: the ``ptx`` kernel's .shared,
-    else 0); ``kernel`` picks the PTX entry; ``ptxas`` "none" runs no ptxas.
+    else 0); ``kernel`` picks the PTX entry; ``ptxas`` "none" runs no ptxas; ``ptx`` may be a .cu
+    (compiled with nvcc for the GPU, ``nvcc_flags`` its extra flags).
     """
     text, notes = _warpsim.occupancy(os.fspath(gpu), _dims(block, "block"), _optional_count(regs, "regs"),
                                      _optional_count(smem, "smem"), _optional_count(dynamic_smem, "dynamic_smem") or 0,
-                                     "" if ptx is None else os.fspath(ptx), kernel or "", ptxas)
+                                     "" if ptx is None else os.fspath(ptx), kernel or "", ptxas,
+                                     _text(nvcc_flags, "nvcc_flags"))
     _warn(notes)
     return OccupancyResult.from_json(json.loads(text), tuple(notes))
 

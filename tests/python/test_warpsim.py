@@ -701,3 +701,19 @@ def test_compare_gpus_is_the_clis():
                                          "--model", "pipes", "--ptxas", "none", "--format", "json"))
     assert result.gpus[2].time_us == warpsim.simulate(ROOT / "workloads/sgemm/sgemm.ptx", "h100", (16, 16), (16, 16),
                                                       {0: 256}, "sgemm_tiled", model="pipes", ptxas="none").time_us
+
+
+def test_cuda_source_in_simulate_lower_and_occupancy():
+    import shutil
+    if shutil.which("nvcc") is None:
+        pytest.skip("no nvcc")
+    source = ROOT / "tests/cli/cuda/scale.cu"
+    result = warpsim.simulate(source, "h100", 64, 256, {0: 16384}, ptxas="none", nvcc_flags="-DFACTOR=3.0f")
+    assert result.json["compiled"]["arch"] == "sm_90" and "-DFACTOR=3.0f" in result.json["compiled"]["command"]
+    assert result.json == json.loads(cli("simulate", "tests/cli/cuda/scale.cu", "--gpu", "h100", "--grid", "64",
+                                         "--block", "256", "--param", "0=16384", "--ptxas", "none",
+                                         "--nvcc-flags", "-DFACTOR=3.0f"))
+    assert warpsim.lower(source, 4, 256, {0: 1024}).kernel == "scale"
+    assert warpsim.occupancy("h100", 256, regs=32, ptx=source).active_blocks_per_sm == 8
+    with pytest.raises(warpsim.Error, match="undeclared.cu:4"):
+        warpsim.simulate(ROOT / "tests/cli/cuda/undeclared.cu", "h100", 1, 32, ptxas="none")
