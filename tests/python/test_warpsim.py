@@ -648,7 +648,7 @@ def test_explain_is_the_clis_with_report_and_charts():
     from html.parser import HTMLParser
 
     args = dict(grid=(64, 64), block=(16, 16), params={0: 1024}, kernel="sgemm_tiled", ptxas="none")
-    why = warpsim.explain(ROOT / "workloads/sgemm/sgemm.ptx", "h100", **args)
+    why = warpsim.explain("workloads/sgemm/sgemm.ptx", "h100", **args)  # relative: the CLI's paths
     assert isinstance(why, warpsim.ExplainResult) and isinstance(why.explanation, warpsim.Explanation)
     e = why.explanation
     assert abs(sum(w["share"] for w in e.waits.values()) - 1) < 1e-12
@@ -677,7 +677,7 @@ def test_explain_needs_the_pipes_model():
 def test_what_if_is_the_clis():
     args = ["workloads/mtx_mul_vec/mtx_mul_vec.ptx", "--gpu", "rtx2080", "--grid", "16", "--block", "256",
             "--param", "0=4096", "--tp", "5", "--tm", "31", "--ptxas", "none"]
-    result = warpsim.what_if(ROOT / "workloads/mtx_mul_vec/mtx_mul_vec.ptx", "rtx2080", 16, 256,
+    result = warpsim.what_if("workloads/mtx_mul_vec/mtx_mul_vec.ptx", "rtx2080", 16, 256,
                              {"memory_bandwidth_gbs": "x2", "sm_count": "50%"}, {0: 4096}, tp=5, tm=31, ptxas="none")
     assert isinstance(result, warpsim.WhatIfResult) and isinstance(result.baseline, warpsim.SimulateResult)
     assert [c.figure for c in result.changes] == ["memory_bandwidth_gbs", "sm_count"]
@@ -707,12 +707,16 @@ def test_cuda_source_in_simulate_lower_and_occupancy():
     import shutil
     if shutil.which("nvcc") is None:
         pytest.skip("no nvcc")
-    source = ROOT / "tests/cli/cuda/scale.cu"
+    source = "tests/cli/cuda/scale.cu"  # relative, as the CLI is given it
     result = warpsim.simulate(source, "h100", 64, 256, {0: 16384}, ptxas="none", nvcc_flags="-DFACTOR=3.0f")
     assert result.json["compiled"]["arch"] == "sm_90" and "-DFACTOR=3.0f" in result.json["compiled"]["command"]
-    assert result.json == json.loads(cli("simulate", "tests/cli/cuda/scale.cu", "--gpu", "h100", "--grid", "64",
-                                         "--block", "256", "--param", "0=16384", "--ptxas", "none",
-                                         "--nvcc-flags", "-DFACTOR=3.0f"))
+    cli_json = json.loads(cli("simulate", "tests/cli/cuda/scale.cu", "--gpu", "h100", "--grid", "64",
+                              "--block", "256", "--param", "0=16384", "--ptxas", "none",
+                              "--nvcc-flags", "-DFACTOR=3.0f"))
+    assert cli_json["compiled"]["cached"]  # the CLI found the module's compilation in the cache
+    for run in (result.json, cli_json):
+        del run["compiled"]["cached"]
+    assert result.json == cli_json
     assert warpsim.lower(source, 4, 256, {0: 1024}).kernel == "scale"
     assert warpsim.occupancy("h100", 256, regs=32, ptx=source).active_blocks_per_sm == 8
     with pytest.raises(warpsim.Error, match="undeclared.cu:4"):
