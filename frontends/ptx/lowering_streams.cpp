@@ -57,12 +57,12 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
         program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0), 0,
                            item.reuse, item.lines);
         if (load && item.use_distance >= 0) program.set_use_distance(item.use_distance, item.hoist);
-        notes.push_back(OpNote{0, false, item.transactions, item.broadcast, item.source});
+        notes.push_back(OpNote{0, false, item.transactions, item.broadcast, {{item.line, 1}}});
         break;
       }
       case TraceItem::Kind::barrier:
         program.add(isa::OpKind::barrier, kInPeriodInstructionCycles);
-        notes.push_back(OpNote{0, false, 0, false, item.source});
+        notes.push_back(OpNote{0, false, 0, false, {{item.line, 1}}});
         break;
       case TraceItem::Kind::loop:
         program.begin_repeat(item.count);

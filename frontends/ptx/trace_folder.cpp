@@ -134,7 +134,7 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
   }
   flush_calc();
   TraceItem item;
-  item.source = {{instruction.pos.line, 1}};
+  item.line = instruction.pos.line;
   if (access == nullptr) {
     item.kind = TraceItem::Kind::barrier;
   } else {

@@ -43,9 +43,11 @@ struct TraceItem {
   std::int32_t hoist = 0;          // load: DecodedInstruction::hoist
   std::vector<TraceItem> body;     // loop
   std::size_t hash = 0;
-  // The PTX lines of its instructions, in line order: not part of its identity (an item folded
-  // into a loop keeps the first iteration's lines).
+  // The PTX lines of its instructions, not part of its identity (an item folded into a loop keeps
+  // the first iteration's lines): a calc's in line order; a load, store or barrier's one line
+  // (no allocation for the commonest items).
   std::vector<LineCount> source;
+  int line = 0;
 
   bool operator==(const TraceItem& other) const;
 };
