@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
 
 #include "explain.hpp"
+#include "explain_parts.hpp"
 #include "limits.hpp"
 #include "warpsim/isa/input_error.hpp"
-#include "warpsim/isa/text_file.hpp"
 #include "warpsim/report/line_chart.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/report/svg_text.hpp"
@@ -42,16 +41,6 @@ std::string bar(double share) {
          escape_xml(api::percent(share)) + "</td>";
 }
 
-std::vector<std::string> lines_of(const std::string& path) {
-  std::vector<std::string> lines;
-  try {
-    std::istringstream in(read_text_file(path));
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-  } catch (const InputError&) {
-  }
-  return lines;
-}
-
 // The file with the most time on its lines, with a heat margin: each line's share of the warps' time.
 std::string listing(const std::vector<HotLine>& hot) {
   std::map<std::string, double> per_file;
@@ -61,7 +50,7 @@ std::string listing(const std::vector<HotLine>& hot) {
   for (const auto& [f, share] : per_file) {
     if (!f.empty() && share > most) file = f, most = share;
   }
-  const std::vector<std::string> lines = file.empty() ? std::vector<std::string>{} : lines_of(file);
+  const std::vector<std::string> lines = api::file_lines(file);
   if (lines.empty()) return "";
   std::map<int, double> share;
   double hottest = 0;

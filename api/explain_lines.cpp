@@ -14,20 +14,6 @@ namespace {
 
 using LineKey = std::pair<std::string, int>;  // file, line
 
-// A file's lines, or none where it cannot be read (a CUDA source not on this machine).
-std::vector<std::string> lines_of(const std::string& path) {
-  std::vector<std::string> lines;
-  std::error_code error;
-  if (path.empty() || !std::filesystem::is_regular_file(path, error)) return lines;
-  try {
-    std::istringstream in(read_text_file(path));
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-  } catch (const InputError&) {
-    lines.clear();
-  }
-  return lines;
-}
-
 std::string trimmed(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r");
   if (first == std::string::npos) return "";
@@ -45,7 +31,7 @@ std::vector<HotLine> ranked(const std::map<LineKey, double>& millicycles, double
     h.warp_cycles = ms / 1000.0;
     h.share = total > 0 ? ms / total : 0;
     auto [it, added] = files.try_emplace(key.first);
-    if (added) it->second = lines_of(key.first);
+    if (added) it->second = file_lines(key.first);
     if (key.second >= 1 && static_cast<std::size_t>(key.second) <= it->second.size()) h.text = trimmed(it->second[key.second - 1]);
     lines.push_back(std::move(h));
   }
@@ -84,6 +70,19 @@ std::map<int, LineKey> cuda_lines(const std::string& ptx_path) {
 }
 
 }  // namespace
+
+std::vector<std::string> file_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::error_code error;
+  if (path.empty() || !std::filesystem::is_regular_file(path, error)) return lines;
+  try {
+    std::istringstream in(read_text_file(path));
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  } catch (const InputError&) {
+    lines.clear();
+  }
+  return lines;
+}
 
 std::vector<HotLine> hot_lines(const ExplainInputs& in, const sim::core::WarpTime& time, std::vector<HotLine>& source_lines) {
   std::map<LineKey, double> by_line;  // millicycles, spread over a calc's lines

@@ -12,6 +12,9 @@ namespace warpsim::api {
 // instructions), most time first; `source_lines` receives the CUDA lines of the PTX's `.loc`.
 std::vector<HotLine> hot_lines(const ExplainInputs& in, const sim::core::WarpTime& time, std::vector<HotLine>& source_lines);
 
+// A file's lines, or none where it cannot be read (a CUDA source not on this machine).
+std::vector<std::string> file_lines(const std::string& path);
+
 // Occupancy against block size, registers per thread and shared memory per block, the others
 // held at the kernel's; points where the kernel could not run are left out.
 std::vector<OccupancyCurve> occupancy_curves(const gpus::Profile& gpu, const sim::occupancy::KernelResources& kernel);

@@ -224,9 +224,6 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
     later(warp.ready);
     later(warp.issued);
     later(warp.gate);
-    later(warp.accounted);
-    later(warp.ready_uncontended);
-    later(warp.barrier_until);
     for (std::size_t level = 0; level < warp.loop_depth; ++level, ++next_counter) {
       loops_left_[warp.loop_base + level] -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;
     }

@@ -134,8 +134,9 @@ class CorePackage {
     Millicycles issued = 0;       // pipes: when its latest op's last instruction issued (in-order issue)
     Millicycles gate = 0;         // pipes: see kNoGate
     std::int32_t gate_left = kNoGate;
-    // pipes, for the wait causes: the warp's time is accounted up to `accounted`; `ready` would
-    // be `ready_uncontended` had no pipe or issue slot been taken by others; a barrier held it
+    // pipes, for the wait causes (read only on a run that collects WarpTime, which never
+    // fast-forwards): the warp's time is accounted up to `accounted`; `ready` would be
+    // `ready_uncontended` had no pipe or issue slot been taken by others; a barrier held it
     // until `barrier_until`.
     Millicycles accounted = 0;
     Millicycles ready_uncontended = 0;
