@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "explain_parts.hpp"
@@ -89,7 +90,9 @@ std::vector<HotLine> hot_lines(const ExplainInputs& in, const sim::core::WarpTim
   double total = 0;
   for (const auto& [op, ms] : time.per_op) total += static_cast<double>(ms);
   std::map<const isa::Op*, const isa::Program*> program_of;
+  std::set<const isa::Program*> seen;  // a package's warps mostly share a few programs
   for (const isa::Program* program : in.package) {
+    if (!seen.insert(program).second) continue;
     for (const isa::Op& op : program->ops()) program_of.emplace(&op, program);
   }
   for (const auto& [op, ms] : time.per_op) {
