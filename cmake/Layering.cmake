@@ -19,8 +19,8 @@ set(WARPSIM_LEVELS
   warpsim_calibrate=6 warpsim_mpi_sweep=6  # the MPI sweep: on driver, for the facade's MpiJob
   # L7: the facade's code (api/), compiled once; L8: the facade as linked (warpsim::warpsim, static)
   # and as installed (the shared libwarpsim)
-  warpsim_api_objects=7
-  warpsim_api=8 warpsim_shared=8
+  warpsim_api_objects=7 warpsim_api_mpi=7
+  warpsim_api=8 warpsim_shared=8 warpsim_api_without_mpi=8
   # L9: the CLI on the facade (tools/warpsim)
   warpsim_cli_commands=9
   warpsim=10 _warpsim=10 warpsim_bench=10)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (the fuzz preset: clang++, ASan + UBSan) and runs them one at a
+# Builds the libFuzzer harnesses (the asan preset: clang++, ASan + UBSan; the sanitizer tests' build,
+# so after scripts/test.sh's sanitizer pass nothing is compiled again) and runs them one at a
 # time, each on its seeds, which scripts/fuzz-corpus.sh collects from the repository at run time (the
 # workloads, test cases, malformed inputs, GPU profiles and suites of the target's format, plus
 # fuzz/seeds/<kind>/ and fuzz/regressions/<target>/). Two modes (docs/fuzzing.md):
@@ -64,18 +65,19 @@ for target in "${targets[@]}"; do
   [[ " ${all_targets[*]} " == *" $target "* ]] || { echo "fuzz: no such fuzzer: $target" >&2; exit 2; }
 done
 
-cmake --preset fuzz >/dev/null
+cmake --preset asan >/dev/null
 # Only the targets that run: FUZZ_TARGETS=kp_fuzzer need not build the PTX frontend.
-cmake --build --preset fuzz --target "${targets[@]}"
+cmake --build --preset asan --target "${targets[@]}"
 
-build="$root/build/fuzz"
+binaries="$root/build/asan/fuzz"
+build="$root/build/fuzz"  # what the runs write: corpora, findings, logs
 failed=()
 summary=()
 # The value of one of libFuzzer's final statistics (-print_final_stats=1) in a log.
 stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -n 1; }
 
 for target in "${targets[@]}"; do
-  binary="$build/fuzz/$target"
+  binary="$binaries/$target"
   [ -x "$binary" ] || { echo "fuzz: no such fuzzer: $target" >&2; exit 2; }
   corpus="$build/corpus-run/$target"
   findings="$build/findings/$target"

