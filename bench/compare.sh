@@ -5,7 +5,10 @@
 #   bench/compare.sh REV [OPTIONS] [-- BENCHMARK_ARGS...]
 #       REV is any git revision (a hash, HEAD~3, main). It is checked out in a worktree under
 #       build/compare/HASH (kept, so a later comparison with the same commit reuses its build),
-#       whose benchmark programs are built with the release preset (-j2), as are this tree's.
+#       whose benchmark programs alone are built with the ci preset (release, -j2), as are this
+#       tree's in build/ci (what scripts/test.sh built: only the benchmark programs are added).
+#       Both go through ccache where it is installed, with the repository as its base folder, so
+#       REV's build compiles only the files that differ from a build ccache has already seen.
 #       Then the two builds of each benchmark program run interleaved: ROUNDS rounds, each
 #       running old then new (new first in every second round), with REPETITIONS repetitions
 #       and Google Benchmark's JSON output. bench/compare_runs.py merges the rounds, runs Google
@@ -20,6 +23,10 @@
 #         --time auto|cpu|real  which time to compare (default auto: CPU time, real time for
 #                             benchmarks measured by it, names ending in /real_time)
 #         --fail-above PCT    exit 1 if a benchmark is "slower" by more than PCT %
+#         --quick             only the benchmarks of the libraries the change touches (the files
+#                             that differ between REV and this tree, bench/quick-sets.txt), 3
+#                             rounds of 3 repetitions of at least 0.1 s each unless given: about
+#                             5 minutes on 2 cores for one library's benchmarks, builds included
 #       BENCHMARK_ARGS go to both builds, e.g. -- --benchmark_filter='Listing1|PaperSweep'.
 #
 #   bench/compare.sh [--baseline FILE.json] [--threshold PCT] [-- BENCHMARK_ARGS...]
@@ -29,7 +36,7 @@
 #       "REGRESSION name: +x%" line for each median more than PCT % slower (default 20) and
 #       exits 1 if any was. The baseline was measured on another machine or day: the result is
 #       a record, not a verdict.
-#       Make a new baseline:  build/release/bench/warpsim_bench --benchmark_repetitions=5 \
+#       Make a new baseline:  build/ci/bench/warpsim_bench --benchmark_repetitions=5 \
 #         --benchmark_report_aggregates_only=true --benchmark_out=bench/baseline/NAME.json --benchmark_out_format=json
 #
 # Needs Google Benchmark's compare.py and SciPy: apt-get install libbenchmark-tools python3-scipy.
@@ -43,7 +50,7 @@ die() { echo "compare.sh: $1" >&2; exit "${2:-2}"; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value (bench/compare.sh --help)"; }
 
-rev="" baseline="" threshold=20 rounds=5 repetitions=3 min_time="" noise=10 alpha=0.05 fail_above="" time_choice=auto
+rev="" baseline="" threshold=20 rounds="" repetitions=3 min_time="" noise=10 alpha=0.05 fail_above="" time_choice=auto quick=""
 positional=() bench_args=()
 while (($#)); do
   case "$1" in
@@ -57,6 +64,7 @@ while (($#)); do
     --alpha) need_value "$@"; alpha=$2; shift 2 ;;
     --fail-above) need_value "$@"; fail_above=$2; shift 2 ;;
     --time) need_value "$@"; time_choice=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
     --) shift; bench_args=("$@"); break ;;
     -*) die "unknown option $1 (bench/compare.sh --help)" ;;
     *) positional+=("$1"); shift ;;
@@ -76,6 +84,12 @@ if ((${#positional[@]})); then
   fi
 fi
 [[ "$time_choice" =~ ^(auto|cpu|real)$ ]] || die "--time takes auto, cpu or real, not '$time_choice'"
+if [[ -n "$quick" ]]; then
+  [[ -n "$rev" ]] || die "--quick compares with a revision: bench/compare.sh REV --quick"
+  rounds=${rounds:-3}
+  min_time=${min_time:-0.1}
+fi
+rounds=${rounds:-5}
 for value in "$rounds" "$repetitions"; do
   [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "--rounds and --repetitions take a positive whole number, not '$value'"
 done
@@ -96,12 +110,21 @@ programs_in() { sed -n 's/^[[:space:]]*add_executable([[:space:]]*\([A-Za-z0-9_]
 mapfile -t programs < <(programs_in < bench/CMakeLists.txt)
 ((${#programs[@]})) || die "no add_executable in bench/CMakeLists.txt" 3
 
+# ccache (scripts/install-deps.sh) for both builds: with the repository as base folder, a file that is
+# the same in REV's worktree (build/compare/HASH, inside it) and this tree compiles once. Revisions
+# from before CMakeLists.txt used ccache get it as the launcher.
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$root"
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
 build_current() {
   local log=build/compare/current.build.log
   mkdir -p build/compare
-  echo "compare.sh: building this tree's ${programs[*]} (release preset; log: $log)"
-  if ! { [[ -f build/release/CMakeCache.txt ]] || cmake --preset release; } >"$log" 2>&1 ||
-     ! cmake --build --preset release -j 2 --target "$@" >>"$log" 2>&1; then
+  echo "compare.sh: building this tree's ${programs[*]} (ci preset, build/ci; log: $log)"
+  if ! { [[ -f build/ci/CMakeCache.txt ]] || cmake --preset ci; } >"$log" 2>&1 ||
+     ! cmake --build --preset ci -j 2 --target "$@" >>"$log" 2>&1; then
     tail -n 20 "$log" >&2
     die "this tree's benchmarks failed to build (log: $log)" 3
   fi
@@ -119,7 +142,7 @@ if [[ -z "$rev" ]]; then
   current=$(mktemp --suffix=.json)
   diff=$(mktemp --suffix=.json)
   trap 'rm -f "$current" "$diff"' EXIT
-  build/release/bench/warpsim_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  build/ci/bench/warpsim_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
     ${bench_args[@]+"${bench_args[@]}"} --benchmark_out="$current" --benchmark_out_format=json >/dev/null ||
     die "warpsim_bench failed" 3
   "$python" "$compare_py" --no-color -d "$diff" benchmarks "$baseline" "$current"
@@ -156,6 +179,29 @@ for program in "${programs[@]}"; do
 done
 ((${#common[@]})) || die "$rev ($short) has none of this tree's benchmark programs (${programs[*]})"
 
+# --quick: the benchmarks that the changed files can move (bench/quick-sets.txt), as a filter
+# before BENCHMARK_ARGS (so that a --benchmark_filter given there wins).
+if [[ -n "$quick" ]]; then
+  mapfile -t changed < <({ git diff --name-only "$hash" --; git ls-files --others --exclude-standard; } | sort -u)
+  filters=()
+  while read -r prefix regex; do
+    [[ -z "$prefix" || "$prefix" == \#* ]] && continue
+    for file in ${changed[@]+"${changed[@]}"}; do
+      if [[ "$file" == "$prefix"* ]]; then
+        [[ " ${filters[*]-} " == *" ($regex) "* ]] || filters+=("($regex)")
+        break
+      fi
+    done
+  done < bench/quick-sets.txt
+  if ((${#filters[@]} == 0)); then
+    echo "compare.sh: --quick: none of the ${#changed[@]} changed files since $rev ($short) is in a benchmarked library (bench/quick-sets.txt): nothing to compare"
+    exit 0
+  fi
+  quick_filter=$(IFS='|'; echo "${filters[*]}")
+  echo "compare.sh: --quick: ${#changed[@]} changed files since $rev ($short); benchmarks matching $quick_filter"
+  bench_args=(--benchmark_filter="$quick_filter" ${bench_args[@]+"${bench_args[@]}"})
+fi
+
 worktree=$root/build/compare/$short
 created=""
 runs=""
@@ -179,14 +225,24 @@ else
   git worktree add --detach --quiet "$worktree" "$hash" || { cleanup; die "cannot create a worktree of $rev" 3; }
 fi
 log=$root/build/compare/$short.build.log
-echo "compare.sh: building $rev ($short): ${common[*]} (release preset, -j2; log: $log)"
+# REV's build folder: the ci preset's (this tree's flags, so ccache shares its objects), or release
+# or a plain Release folder for revisions from before those presets.
+rev_build=build/release
+if [[ -f "$worktree/CMakePresets.json" ]] && grep -q '"name": "ci"' "$worktree/CMakePresets.json"; then
+  rev_build=build/ci
+fi
+echo "compare.sh: building $rev ($short): ${common[*]} ($rev_build, -j2; log: $log)"
 if ! (
   cd "$worktree"
   # (set -e does not apply inside a tested subshell: hence the &&.)
-  if [[ -f CMakePresets.json ]] && grep -q '"release"' CMakePresets.json; then
-    cmake --preset release -DWARPSIM_BUILD_TESTS=OFF && cmake --build --preset release -j 2 --target "${common[@]}"
+  if [[ "$rev_build" == build/ci ]]; then
+    cmake --preset ci -DWARPSIM_BUILD_TESTS=OFF ${launcher[@]+"${launcher[@]}"} &&
+      cmake --build --preset ci -j 2 --target "${common[@]}"
+  elif [[ -f CMakePresets.json ]] && grep -q '"release"' CMakePresets.json; then
+    cmake --preset release -DWARPSIM_BUILD_TESTS=OFF ${launcher[@]+"${launcher[@]}"} &&
+      cmake --build --preset release -j 2 --target "${common[@]}"
   else  # revisions from before the presets
-    cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF &&
+    cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF ${launcher[@]+"${launcher[@]}"} &&
       cmake --build build/release -j 2 --target "${common[@]}"
   fi
 ) >"$log" 2>&1; then
@@ -207,7 +263,7 @@ for ((round = 1; round <= rounds; round++)); do
   if ((round % 2)); then order=(old new); else order=(new old); fi
   for program in "${common[@]}"; do
     for side in "${order[@]}"; do
-      if [[ $side == old ]]; then binary=$worktree/build/release/bench/$program; else binary=$root/build/release/bench/$program; fi
+      if [[ $side == old ]]; then binary=$worktree/$rev_build/bench/$program; else binary=$root/build/ci/bench/$program; fi
       out=$runs/$side/$round-$program.json
       start=$SECONDS
       if ! "$binary" --benchmark_repetitions="$repetitions" ${min_flag[@]+"${min_flag[@]}"} \

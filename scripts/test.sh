@@ -6,10 +6,11 @@
 #   1b. the Python module: the wheel from the ci build's own compiled libraries and module,
 #       repaired and installed into build/python-venv, and its pytest tests (scripts/python-test.sh;
 #       needs PyPI for scikit-build-core, nanobind, pandas and pytest);
-#   2. the sanitizer build (the asan preset: clang, AddressSanitizer + UBSan, the libraries built once
-#      for both): the tests that run library code, then
-#   3. a short libFuzzer run of each input reader from that same build, 15 s per harness
-#      (scripts/fuzz.sh; docs/fuzzing.md).
+#   2. the sanitizer build (the asan preset: clang, AddressSanitizer + UBSan at -O1): the tests that
+#      run library code (the CLI tests: step 1's program against the sanitized warpsim; the longest
+#      exhaustive tests on a sample of their cases), then
+#   3. a short libFuzzer run of each input reader, the harnesses from that same build, 15 s per
+#      harness, two at a time on 2 cores (scripts/fuzz.sh; docs/fuzzing.md).
 # It ends with one line per phase and its time.
 # WARPSIM_SANITIZERS=0 skips step 2, WARPSIM_FUZZ=0 skips step 3, WARPSIM_PYTHON=0 step 1b
 # (docs/reliability.md).
@@ -66,7 +67,8 @@ if [[ "${WARPSIM_PYTHON:-1}" != 0 ]]; then
 fi
 
 if [[ "${WARPSIM_SANITIZERS:-1}" != 0 && "$preset" != asan ]]; then
-  cmake --preset asan
+  # The CLI tests are the first pass's program, run against the sanitized warpsim (tests/CMakeLists.txt).
+  cmake --preset asan "-DWARPSIM_CLI_TESTS=$PWD/build/$preset/tests/cli_tests"
   cmake --build --preset asan
   phase_done "build (asan)"
   ctest --preset asan -j2 --no-tests=error

@@ -13,6 +13,7 @@
 #include "warpsim/isa/input_error.hpp"
 #include "warpsim/isa/kp_format.hpp"
 #include "support/committed_launches.hpp"
+#include "support/sanitizer_sample.hpp"
 #include "support/paper_program.hpp"
 
 namespace warpsim::ptx {
@@ -85,7 +86,7 @@ TEST(PtxFastPath, EveryCommittedKernelEqualsEmulateAll) {
         expect_same(module, options, what);
         ++compared;
       });
-  EXPECT_GE(compared, 500);
+  EXPECT_GE(compared, testing_support::sample_count(500));
 }
 
 // The nvcc seeds of the PTX fuzzers (scripts/gen-fuzz-seeds.sh: every committed .cu, optimised,
@@ -343,25 +344,25 @@ Generated generate_tiles(std::mt19937& rng) {
 TEST(PtxFastPath, GeneratedTileDigitsEqualEmulateAll) {
   std::mt19937 rng(20261127);
   std::int64_t fewer_classes = 0;
-  for (int i = 0; i < 300; ++i) {
+  for (std::int64_t i = 0; i < testing_support::sample_count(300); ++i) {
     const Generated g = generate_tiles(rng);
     const std::int64_t classes = expect_same(g, "generated kernel " + std::to_string(i) + " grid " + std::to_string(g.grid.x));
     if (classes >= 0 && classes * 4 <= g.grid.count() * ((g.block.count() + 31) / 32)) ++fewer_classes;
     if (::testing::Test::HasFailure()) break;
   }
-  EXPECT_GE(fewer_classes, 100);
+  EXPECT_GE(fewer_classes, testing_support::sample_count(100));
 }
 
 TEST(PtxFastPath, GeneratedLoopNestsEqualEmulateAll) {
   std::mt19937 rng(20261124);
   std::int64_t fewer_classes = 0;
-  for (int i = 0; i < 400; ++i) {
+  for (std::int64_t i = 0; i < testing_support::sample_count(400); ++i) {
     const Generated g = generate(rng);
     const std::int64_t classes = expect_same(g, "generated kernel " + std::to_string(i));
     if (classes >= 0 && classes < g.grid.count() * ((g.block.count() + 31) / 32)) ++fewer_classes;
     if (::testing::Test::HasFailure()) break;  // one counterexample is enough to read
   }
-  EXPECT_GE(fewer_classes, 120);  // the fast path did group blocks
+  EXPECT_GE(fewer_classes, testing_support::sample_count(120));  // the fast path did group blocks
 }
 
 }  // namespace

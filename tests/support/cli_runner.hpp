@@ -22,7 +22,9 @@
 
 namespace warpsim::testing_support {
 
-inline const std::string kBinary = WARPSIM_BINARY;
+// The warpsim built beside these tests, or WARPSIM_TEST_BINARY's: the sanitizer build runs the first
+// pass's CLI tests against its own, sanitized warpsim (tests/CMakeLists.txt).
+inline const std::string kBinary = std::getenv("WARPSIM_TEST_BINARY") != nullptr ? std::getenv("WARPSIM_TEST_BINARY") : WARPSIM_BINARY;
 
 struct Result {
   int status = -1;

@@ -11,6 +11,7 @@
 #include "warpsim/ptx/kernel_params.hpp"
 #include "warpsim/ptx/lowering.hpp"
 #include "warpsim/ptx_syntax/parser.hpp"
+#include "support/sanitizer_sample.hpp"
 
 namespace warpsim::testing_support {
 
@@ -30,10 +31,12 @@ inline std::vector<std::filesystem::path> committed_ptx(const std::string& sourc
 }
 
 // Calls visit(module, options, value, grid, block) for each entry of each file, each value (given
-// to every scalar parameter) and each (grid, block).
+// to every scalar parameter) and each (grid, block); in the sanitizer build for a sample of them
+// (support/sanitizer_sample.hpp).
 template <typename Visit>
 void for_each_committed_launch(const std::vector<std::filesystem::path>& files, const std::vector<std::int64_t>& values,
                                const std::vector<std::pair<ptx::Dim3, ptx::Dim3>>& launches, Visit&& visit) {
+  std::int64_t index = 0;
   for (const std::filesystem::path& file : files) {
     const ptx::Module module = ptx::load_ptx_file(file.string());
     for (const ptx::Function& f : module.functions) {
@@ -49,7 +52,7 @@ void for_each_committed_launch(const std::vector<std::filesystem::path>& files, 
           options.grid = grid;
           options.block = block;
           options.parameters = params;
-          visit(file, module, options, value);
+          if (sampled(index++)) visit(file, module, options, value);
         }
       }
     }

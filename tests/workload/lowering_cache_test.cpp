@@ -10,6 +10,7 @@
 
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
+#include "support/sanitizer_sample.hpp"
 
 namespace warpsim::sim::workload {
 namespace {
@@ -167,11 +168,13 @@ TEST(LoweringCache, SharedTimingsAnswerAsAFreshTiming) {
   EXPECT_NE(predict(std::make_shared<LoweringCache>(), a100, 32, 2, Model::memory).cycles,
             predict(std::make_shared<LoweringCache>(), a100, 96, 2, Model::memory).cycles)
       << "the register counts below must change the occupancy";
+  std::int64_t index = 0;  // in the sanitizer build a sample of the cases (support/sanitizer_sample.hpp)
   for (const char* id : {"a100", "h100", "gtx980"}) {
     const gpus::Profile gpu = gpus::load_profile(id);
     for (const std::int64_t regs : {32, 33, 96, 32}) {
       for (const double tp : {2.0, 3.0}) {
         for (const Model m : {Model::memory, Model::paper}) {
+          if (!testing_support::sampled(index++)) continue;
           const grid::GridTiming fresh = predict(std::make_shared<LoweringCache>(), gpu, regs, tp, m);
           const grid::GridTiming kept = predict(shared, gpu, regs, tp, m);
           EXPECT_EQ(kept.cycles, fresh.cycles) << id << " regs " << regs << " tp " << tp;
