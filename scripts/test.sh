@@ -39,6 +39,9 @@ report_phases() {
 trap report_phases EXIT
 
 scripts/install-deps.sh --test-tools
+# ccache (CMakeLists.txt uses it when installed) keyed on paths relative to the repository, so that a
+# clone in another folder (CI's) reuses what a build here compiled. No library source uses __FILE__.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 if [[ -z "${WARPSIM_MPI:-}" ]]; then
   dpkg-query -W -f='${Status}' libboost-mpi-dev 2>/dev/null | grep -q "install ok installed" && WARPSIM_MPI=1 || WARPSIM_MPI=0
 fi
