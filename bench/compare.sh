@@ -225,22 +225,23 @@ else
   git worktree add --detach --quiet "$worktree" "$hash" || { cleanup; die "cannot create a worktree of $rev" 3; }
 fi
 log=$root/build/compare/$short.build.log
-# REV's build folder: the ci preset's (this tree's flags, so ccache shares its objects), or release
-# or a plain Release folder for revisions from before those presets.
-rev_build=build/release
-if [[ -f "$worktree/CMakePresets.json" ]] && grep -q '"name": "ci"' "$worktree/CMakePresets.json"; then
-  rev_build=build/ci
-fi
+# REV's preset: ci (this tree's flags, so ccache shares its objects), or release, or none for
+# revisions from before the presets (a plain Release folder). Its build folder is build/PRESET.
+rev_preset=""
+for candidate in ci release; do
+  if [[ -f "$worktree/CMakePresets.json" ]] && grep -q "\"name\": \"$candidate\"" "$worktree/CMakePresets.json"; then
+    rev_preset=$candidate
+    break
+  fi
+done
+rev_build=build/${rev_preset:-release}
 echo "compare.sh: building $rev ($short): ${common[*]} ($rev_build, -j2; log: $log)"
 if ! (
   cd "$worktree"
   # (set -e does not apply inside a tested subshell: hence the &&.)
-  if [[ "$rev_build" == build/ci ]]; then
-    cmake --preset ci -DWARPSIM_BUILD_TESTS=OFF ${launcher[@]+"${launcher[@]}"} &&
-      cmake --build --preset ci -j 2 --target "${common[@]}"
-  elif [[ -f CMakePresets.json ]] && grep -q '"release"' CMakePresets.json; then
-    cmake --preset release -DWARPSIM_BUILD_TESTS=OFF ${launcher[@]+"${launcher[@]}"} &&
-      cmake --build --preset release -j 2 --target "${common[@]}"
+  if [[ -n "$rev_preset" ]]; then
+    cmake --preset "$rev_preset" -DWARPSIM_BUILD_TESTS=OFF ${launcher[@]+"${launcher[@]}"} &&
+      cmake --build --preset "$rev_preset" -j 2 --target "${common[@]}"
   else  # revisions from before the presets
     cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DWARPSIM_BUILD_TESTS=OFF ${launcher[@]+"${launcher[@]}"} &&
       cmake --build build/release -j 2 --target "${common[@]}"
