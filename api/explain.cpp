@@ -124,6 +124,7 @@ Explanation explain(const ExplainInputs& in, const gpus::Profile& gpu, const Sim
                        e.warps > 0 ? ms / 1000.0 / static_cast<double>(e.warps) : 0});
   }
   e.ptx_lines = hot_lines(in, time, e.source_lines);
+  if (in.sass) e.sass_lines = hot_sass(e.ptx_lines, in.source_path, *in.sass);
 
   const sim::occupancy::Occupancy occupancy = sim::occupancy::active_blocks(gpu, in.resources);
   e.occupancy = occupancy_result(gpu, in.resources, in.registers_source, "kernel", occupancy);

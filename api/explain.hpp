@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/occupancy/occupancy.hpp"
 #include "warpsim/ptx/lowering.hpp"
+#include "warpsim/sass/listing.hpp"
 #include "warpsim/warpsim.hpp"
 
 namespace warpsim::api {
@@ -24,6 +26,7 @@ struct ExplainInputs {
   std::function<const std::vector<ptx::OpNote>*(const isa::Program*)> notes_of;
   sim::occupancy::KernelResources resources;  // the kernel's, for occupancy and its curves
   std::string registers_source;
+  std::shared_ptr<const sass::Listing> sass;  // the SASS the pipes model timed; null: PTX order
 };
 
 // Throws InputError unless `model` is the pipes model (only it times each pipe and wait).

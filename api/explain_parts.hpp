@@ -12,6 +12,10 @@ namespace warpsim::api {
 // instructions), most time first; `source_lines` receives the CUDA lines of the PTX's `.loc`.
 std::vector<HotLine> hot_lines(const ExplainInputs& in, const sim::core::WarpTime& time, std::vector<HotLine>& source_lines);
 
+// The SASS instructions of the hot PTX lines of `file` (the .ptx), each with its line's time split
+// evenly over the SASS instructions that name it, most time first.
+std::vector<HotSass> hot_sass(const std::vector<HotLine>& ptx_lines, const std::string& file, const sass::Listing& listing);
+
 // A file's lines, or none where it cannot be read (a CUDA source not on this machine).
 std::vector<std::string> file_lines(const std::string& path);
 

@@ -1,5 +1,6 @@
 // `warpsim explain` as JSON (full precision) and text (rounded, the top lines only).
 #include <algorithm>
+#include <cstdio>
 
 #include "explain.hpp"
 #include "limits.hpp"
@@ -20,6 +21,29 @@ nlohmann::ordered_json lines_json(const std::vector<HotLine>& lines) {
     out.push_back({{"file", h.file}, {"line", h.line}, {"share", h.share}, {"warp_cycles", h.warp_cycles}, {"text", h.text}});
   }
   return out;
+}
+
+nlohmann::ordered_json sass_json(const std::vector<HotSass>& lines) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const HotSass& h : lines) {
+    out.push_back({{"function", h.function}, {"offset", h.offset}, {"text", h.text}, {"ptx_line", h.ptx_line}, {"share", h.share},
+                   {"warp_cycles", h.warp_cycles}, {"stall", h.stall}, {"waits_on", h.waits_on}, {"sets", h.sets}});
+  }
+  return out;
+}
+
+std::string sass_text(const std::vector<HotSass>& lines) {
+  if (lines.empty()) return "";
+  sim::report::TextTable table({"share", "ptx line", "offset", "stall", "waits", "sets", "SASS"});
+  for (std::size_t i = 0; i < std::min(lines.size(), kLinesInText); ++i) {
+    const HotSass& h = lines[i];
+    char offset[16];
+    std::snprintf(offset, sizeof offset, "%04llx", static_cast<unsigned long long>(h.offset));
+    table.add_row({percent(h.share), std::to_string(h.ptx_line), offset, std::to_string(h.stall), h.waits_on.empty() ? "-" : h.waits_on,
+                   h.sets.empty() ? "-" : h.sets, h.text});
+  }
+  return "hot SASS instructions (top " + std::to_string(std::min(lines.size(), kLinesInText)) + " of " +
+         std::to_string(lines.size()) + "; a PTX line's time split over its SASS)\n" + table.render();
 }
 
 std::string lines_text(const std::string& title, const std::vector<HotLine>& lines) {
@@ -49,7 +73,7 @@ nlohmann::ordered_json explanation_json(const Explanation& e) {
   nlohmann::ordered_json waits;
   for (const WaitShare& w : e.waits) waits[w.cause] = {{"share", w.share}, {"cycles_per_warp", w.cycles_per_warp}};
   out["waits"] = waits;
-  out["hot_lines"] = {{"ptx", lines_json(e.ptx_lines)}, {"source", lines_json(e.source_lines)}};
+  out["hot_lines"] = {{"ptx", lines_json(e.ptx_lines)}, {"source", lines_json(e.source_lines)}, {"sass", sass_json(e.sass_lines)}};
   nlohmann::ordered_json occupancy = to_json(e.occupancy);
   nlohmann::ordered_json curves = nlohmann::ordered_json::array();
   for (const OccupancyCurve& c : e.occupancy_curves) {
@@ -77,6 +101,7 @@ std::string explanation_text(const Explanation& e) {
   text += waits.render();
   text += lines_text("hot PTX lines", e.ptx_lines);
   text += lines_text("hot CUDA lines", e.source_lines);
+  text += sass_text(e.sass_lines);
   const OccupancyResult& o = e.occupancy;
   text += "occupancy: " + std::to_string(o.active_blocks_per_sm) + " blocks/SM, " + std::to_string(o.active_warps_per_sm) + " of " +
           std::to_string(o.max_warps_per_sm) + " warps (" + percent(o.occupancy) + "), limited by " + o.limited_by + "\n";

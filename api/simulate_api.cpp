@@ -8,6 +8,7 @@
 #include "cuda_input.hpp"
 #include "limits.hpp"
 #include "simulate_on.hpp"
+#include "instruction_stream.hpp"
 #include "ptx_lowering.hpp"
 #include "views.hpp"
 #include "warpsim/grid/grid.hpp"
@@ -83,6 +84,7 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   // The launch is the policy's; the parameters are fixed, not axes.
   spec.lowering = api::lowering_options(request.grid, request.block, request.params, request.ptx, request.control);
   spec.registers = {request.registers, request.ptxas, request.use_cache};
+  spec.registers.nvdisasm = request.nvdisasm;
   const std::shared_ptr<const sim::workload::WorkloadModel> model = sim::workload::make_workload_model(spec);
   const sim::workload::Prediction p =
       api::cancellable([&] { return predict_point(*model, gpu, overrides); }, input.ptx_path);
@@ -102,7 +104,7 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
                                    engine.core_options(), request.timeline, request.trace);
   if (engine.pipes) result.limits = api::limits_of(package, tm, engine.core_options(), result);
   if (request.explain) {
-    api::ExplainInputs in{package, tm, engine.core_options(), input.ptx_path, nullptr, {}, timed.registers_source};
+    api::ExplainInputs in{package, tm, engine.core_options(), input.ptx_path, nullptr, {}, timed.registers_source, nullptr};
     std::map<const isa::Program*, const std::vector<ptx::OpNote>*> notes;
     for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
       notes[timed.programs_or_null() ? &(*timed.programs_or_null())[id] : &kernel.programs[id].program] = &kernel.programs[id].notes;
@@ -113,6 +115,7 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
     };
     in.resources = {launch.threads_per_block, timed.registers_per_thread.value_or(32), kernel.static_shared_bytes,
                     request.dynamic_shared_bytes};
+    if (timed.sass && kernel.sass) in.sass = timed.sass->listing;
     result.explanation = api::explain(in, gpu, result);
   }
   PtxReport report;
@@ -126,6 +129,7 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   report.parameters = api::parameters_json(kernel.parameters);
   report.parameters_line = api::parameters_text(kernel.parameters);
   report.assumptions = api::assumptions(kernel, input.ptx_path);
+  if (timed.sass) report.stream = api::instruction_stream(*timed.sass, kernel.sass);
   result.ptx = std::move(report);
   result.compiled = input.compiled;
   result.warnings = p.warnings;
@@ -176,7 +180,7 @@ SimulateResult api::simulate_on(const SimulateRequest& request, const gpus::Prof
   if (request.explain) {
     const bool built_in = !std::filesystem::is_regular_file(request.program);
     api::ExplainInputs in{std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &timed), tm, engine.core_options(),
-                          built_in ? "" : request.program, nullptr, {threads, 32, 0, 0}, "default (a .kp program names none)"};
+                          built_in ? "" : request.program, nullptr, {threads, 32, 0, 0}, "default (a .kp program names none)", nullptr};
     result.explanation = api::explain(in, gpu, result);
   }
   return result;
@@ -233,6 +237,7 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
   out["emulated_classes"] = ptx.emulated_classes;
   out["parameters"] = ptx.parameters;
   out["assumptions"] = api::assumptions_json(ptx.assumptions);
+  if (ptx.stream) out["instruction_stream"] = api::instruction_stream_json(*ptx.stream);
   if (r.compiled) out["compiled"] = api::compiled_json(*r.compiled);
   return out;
 }
@@ -260,6 +265,7 @@ std::string to_text(const SimulateResult& r) {
   }
   if (r.ptx) {
     text += r.ptx->parameters_line;
+    if (r.ptx->stream) text += api::instruction_stream_line(*r.ptx->stream) + '\n';
     for (const std::string& line : api::assumption_lines(r.ptx->assumptions)) text += "assumption: " + line + '\n';
     if (r.compiled) text += api::compiled_text(*r.compiled);
   }

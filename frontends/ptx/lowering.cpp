@@ -80,6 +80,8 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   // Mistakes in the file first, then in the flags.
   const std::uint32_t entry = select_kernel(module, options.kernel);
   DecodedModule decoded = decode_kernel(module, entry);
+  std::optional<SassCoverage> sass;
+  if (options.sass) sass = apply_sass_costs(decoded, *options.sass, options.sass_compute_capability);
   if (options.merge_shared_loads) merge_shared_loads(decoded);  // what ptxas does before the GPU runs it
   check_launch(options);
   const Function& function = module.functions[entry];
@@ -95,6 +97,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   result.parameters = parameters;
   result.static_shared_bytes = static_shared_bytes(module, function.name);
   result.warnings = decoded.warnings;
+  result.sass = sass;
   StreamTable table;
   // Sampled first, so that every warp's accesses carry their instruction's reuse.
   EmulatorOptions sampler = options.emulator;

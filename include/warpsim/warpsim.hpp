@@ -125,7 +125,8 @@ struct SimulateRequest {
   std::optional<std::int64_t> max_instructions;
   PtxOptions ptx;
   std::optional<std::int64_t> registers;  // PTX, memory model: registers per thread (default: ptxas -v, else 32)
-  std::string ptxas = "ptxas";            // the ptxas to run for registers, or "none"
+  std::string ptxas = "ptxas";            // the ptxas to run for registers and the SASS, or "none"
+  std::string nvdisasm = "nvdisasm";      // the nvdisasm that lists the SASS (the pipes model's stream), or "none": PTX order
   bool use_cache = true;                  // false (--no-cache): run ptxas (and nvcc) again, not the cached answer
   std::string nvcc_flags;                 // a .cu kernel: nvcc's extra flags, split as a shell would ("-DN=4 -I inc")
   std::int64_t dynamic_shared_bytes = 0;  // PTX, memory model: the launch's dynamic shared memory per block (occupancy)
@@ -144,6 +145,18 @@ struct Assumption {
   int line = 0, column = 0;
   std::int64_t count = 0;
 };
+// Which instruction stream the pipes model timed (docs/sass.md): the SASS ptxas emits, or the PTX
+// in PTX order when the tools are missing or fail.
+struct InstructionStream {
+  std::string timed;                    // "sass" or "ptx"
+  std::string arch;                     // the SASS's architecture, "sm_80" ("" for ptx)
+  std::string ptxas_version, nvdisasm_version;  // "13.0.88", "13.5.37" ("" when unknown)
+  std::string note;                     // why PTX order, or which architecture stands in; "" otherwise
+  std::int64_t sass_instructions = 0;   // of the functions priced, padding left out
+  std::int64_t without_line = 0;        // SASS naming no PTX line (charged to the instruction before)
+  std::int64_t blocks = 0, unmapped_blocks = 0, unrolled_blocks = 0;  // PTX basic blocks: all, priced by the PTX table, copied by ptxas
+  std::int64_t loads = 0;               // loads whose use distance the SASS scoreboards give
+};
 struct PtxReport {
   std::optional<std::int64_t> registers_per_thread;  // memory model: for occupancy
   std::string registers_source;                       // "--regs", "ptxas -v (sm_75)", "default", ...
@@ -152,6 +165,7 @@ struct PtxReport {
   nlohmann::ordered_json parameters;  // PTX name -> the value given, "pointer", or null (unknown)
   std::string parameters_line;        // the same as text: "parameters: 0 = 64, 1 = pointer"
   std::vector<Assumption> assumptions;
+  std::optional<InstructionStream> stream;  // the pipes model only
 };
 // What limits a prediction under the pipes model (docs/model.md, "What limits it"): how busy each
 // resource of the core package shown (core package 0 of SM 0's first run) was over its T_c, and
@@ -208,6 +222,17 @@ struct HotLine {
   double warp_cycles = 0;  // summed over the core package's warps
   std::string text;        // the line itself, where the file can be read
 };
+// One SASS instruction's share of the warps' time (explain under the SASS stream): its PTX line's
+// time split evenly over the SASS instructions ptxas made of that line.
+struct HotSass {
+  std::string function;  // the section's symbol
+  std::int64_t offset = 0;  // byte offset in the function
+  std::string text;      // "@P0 FFMA R29, R29, R27, R28"
+  int ptx_line = 0;
+  double share = 0, warp_cycles = 0;
+  int stall = 0;               // the control bits' stall count
+  std::string waits_on, sets;  // scoreboards: "SB0 SB2" waited on before issuing; "SB1" released by its result
+};
 struct OccupancyCurve {
   std::string axis;  // "block_size" (threads), "registers" (per thread), "shared_memory" (bytes per block)
   std::vector<std::pair<std::int64_t, double>> points;  // (value, active warps over the maximum)
@@ -231,6 +256,7 @@ struct Explanation {
   std::vector<WaitShare> waits;
   std::vector<HotLine> ptx_lines;     // every line with time, most time first
   std::vector<HotLine> source_lines;  // the CUDA lines of `.loc` (nvcc -lineinfo); empty without
+  std::vector<HotSass> sass_lines;    // under the SASS stream: its instructions with time, most first
   double package_cycles = 0;
   std::int64_t warps = 0;  // on the core package
   OccupancyResult occupancy;

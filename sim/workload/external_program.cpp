@@ -6,15 +6,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <filesystem>
 #include <csignal>
 
 extern char** environ;
 
 namespace warpsim::sim::workload {
 namespace {
-
-constexpr std::size_t kMaxOutput = std::size_t{1} << 20;
 
 class Pipe {
  public:
@@ -42,7 +43,7 @@ class Pipe {
 
 }  // namespace
 
-ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit) {
+ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit, std::size_t max_output) {
   ProgramRun run;
   if (argv.empty()) return run;
   Pipe pipe;
@@ -75,7 +76,11 @@ ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::millis
     const ssize_t got = ::read(pipe.read_end(), buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;  // end of output: the program closed both streams
-    if (run.output.size() < kMaxOutput) run.output.append(buffer, static_cast<std::size_t>(got));
+    if (run.output.size() < max_output) {
+      run.output.append(buffer, static_cast<std::size_t>(got));
+    } else {
+      run.truncated = true;
+    }
   }
   if (run.timed_out) ::kill(pid, SIGKILL);
   int status = 0;
@@ -85,6 +90,30 @@ ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::millis
   run.started = !(WIFEXITED(status) && WEXITSTATUS(status) == 127 && run.output.empty());
   if (!run.timed_out && WIFEXITED(status)) run.exit_status = WEXITSTATUS(status);
   return run;
+}
+
+std::string program_identity(const std::string& program) {
+  std::error_code error;
+  std::string found = program;
+  if (program.find('/') == std::string::npos) {  // on PATH: the one a run would start
+    const char* path = std::getenv("PATH");
+    const std::string dirs = path != nullptr ? path : "";
+    for (std::size_t start = 0; start <= dirs.size();) {
+      const std::size_t colon = std::min(dirs.find(':', start), dirs.size());
+      const std::string candidate = dirs.substr(start, colon - start) + "/" + program;
+      if (std::filesystem::exists(candidate, error)) {
+        found = candidate;
+        break;
+      }
+      start = colon + 1;
+    }
+  }
+  std::string identity = program;
+  const auto size = std::filesystem::file_size(found, error);
+  if (!error) identity += " " + found + " " + std::to_string(size);
+  const auto time = std::filesystem::last_write_time(found, error);
+  if (!error) identity += " " + std::to_string(time.time_since_epoch().count());
+  return identity;
 }
 
 }  // namespace warpsim::sim::workload

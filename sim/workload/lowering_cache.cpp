@@ -37,6 +37,8 @@ std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& op
   number(options.emulate_all ? 1 : 0);
   number(options.sample_reuse ? 1 : 0);
   number(options.merge_shared_loads ? 1 : 0);
+  text(options.sass ? options.sass_identity : std::string());
+  number(options.sass ? options.sass_compute_capability : 0);
   return key;
 }
 

@@ -100,6 +100,19 @@ Sourced PtxWorkloadModel::registers_for(const gpus::Profile& gpu, const PtxSourc
   return found->second;
 }
 
+std::shared_ptr<const SassStream> PtxWorkloadModel::sass_for(const gpus::Profile& gpu, const PtxSource& source) const {
+  const std::lock_guard lock(registers_mutex_);
+  auto found = sass_by_arch_.find(gpu.compute_capability);
+  if (found == sass_by_arch_.end()) {
+    const ptx::Function& entry = source.module->functions[ptx::select_kernel(*source.module, options_.kernel)];
+    const SassTools tools{registers_.ptxas, registers_.nvdisasm, registers_.use_cache};
+    found = sass_by_arch_.emplace(gpu.compute_capability,
+                                  std::make_shared<const SassStream>(sass_stream(tools, source, entry.name, gpu.compute_capability)))
+                .first;
+  }
+  return found->second;
+}
+
 const PtxSource& PtxWorkloadModel::source_for(const gpus::Profile& gpu) const {
   if (cuda_.path.empty()) return source_;
   const std::lock_guard lock(sources_mutex_);
@@ -130,10 +143,21 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
     options.parameters.emplace_back(parameter_axes_[i].parameter, std::to_string(parameter_values_[i].evaluate(point)));
   }
   const PtxSource& source = source_for(gpu);
+  // The pipes model times what ptxas emits (docs/sass.md); the others read PTX counts by design.
+  std::shared_ptr<const SassStream> stream;
+  if (overrides.model == Model::pipes) {
+    stream = sass_for(gpu, source);
+    if (stream->listing) {
+      options.sass = stream->listing;
+      options.sass_compute_capability = stream->compute_capability;
+      options.sass_identity = stream->identity;
+    }
+  }
   const std::shared_ptr<const LoweringCache::Lowered> lowered = lowerings_->lower(source, options);
   const ptx::LoweredKernel& kernel = lowered->kernel;
   auto timed = std::make_shared<PtxTimed>();
   timed->kernel = std::shared_ptr<const ptx::LoweredKernel>(lowered, &kernel);
+  timed->sass = stream;
   prediction.warnings = lowered->warnings;
   // The cache lowers with the default cycles; d1 and d2, else the model's own, replace them.
   const isa::Millicycles load = !durations.empty() && durations[0] ? *durations[0] : options_.load_cycles;
@@ -143,7 +167,10 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   }
   std::int64_t registers = kDefaultRegistersPerThread;
   if (is_memory_aware(overrides.model)) {
-    const Sourced sourced = registers_for(gpu, source);
+    // One ptxas run gives the SASS and the count, for the GPU's own architecture only.
+    const bool same_run = !registers_.given && stream && stream->listing && stream->registers &&
+                          stream->arch == "sm_" + arch_digits(gpu.compute_capability);
+    const Sourced sourced = same_run ? Sourced{*stream->registers, "ptxas -arch=" + stream->arch} : registers_for(gpu, source);
     registers = sourced.value;
     timed->registers_per_thread = sourced.value;
     timed->registers_source = sourced.source;

@@ -1,8 +1,6 @@
 #include "warpsim/workload/ptxas_registers.hpp"
 
 #include <charconv>
-#include <cstdlib>
-#include <filesystem>
 #include <sstream>
 #include <vector>
 
@@ -20,16 +18,6 @@ constexpr int kOldestArch = 75;  // the oldest sm_ that ptxas of CUDA 13 compile
 std::string first_line(const std::string& text) {
   const std::string line = text.substr(0, text.find('\n'));
   return line.size() > 200 ? line.substr(0, 200) + "..." : line;
-}
-
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> dirs;
-  std::size_t start = 0;
-  for (std::size_t colon = path.find(':'); ; colon = path.find(':', start)) {
-    dirs.push_back(path.substr(start, colon - start));
-    if (colon == std::string::npos) return dirs;
-    start = colon + 1;
-  }
 }
 
 }  // namespace
@@ -58,23 +46,8 @@ namespace {
 // the ptxas binary (its path, size and time: a new toolkit is another ptxas).
 std::string cache_key(const std::string& ptxas, const std::string& ptx_path, const std::string& entry,
                       const std::string& compute_capability) {
-  std::string key = "ptx " + content_hash(read_text_file(ptx_path)) + "\nentry " + entry + "\ncc " + compute_capability +
-                    "\nptxas " + ptxas;
-  std::error_code error;
-  std::string found = ptxas;
-  if (ptxas.find('/') == std::string::npos) {  // on PATH: the one a run would start
-    for (const std::string& dir : split_path(std::getenv("PATH") ? std::getenv("PATH") : "")) {
-      if (std::filesystem::exists(dir + "/" + ptxas, error)) {
-        found = dir + "/" + ptxas;
-        break;
-      }
-    }
-  }
-  const auto size = std::filesystem::file_size(found, error);
-  if (!error) key += " " + found + " " + std::to_string(size);
-  const auto time = std::filesystem::last_write_time(found, error);
-  if (!error) key += " " + std::to_string(time.time_since_epoch().count());
-  return key;
+  return "ptx " + content_hash(read_text_file(ptx_path)) + "\nentry " + entry + "\ncc " + compute_capability + "\nptxas " +
+         program_identity(ptxas);
 }
 
 std::string encode(const PtxasRegisters& r) {

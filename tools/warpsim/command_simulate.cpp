@@ -65,7 +65,11 @@ int simulate_command(const Args& args, bool explain_command) {
       ("chart", po::value<std::string>(), "with a --gpu list: write a bar chart of the time per GPU (SVG) to FILE")
       ("regs", po::value<std::string>(), "PTX, memory-aware model: registers per thread for occupancy (default: ptxas -v "
                                           "when it runs, else 32; the output says which)")
-      ("ptxas", po::value<std::string>()->default_value("ptxas"), "ptxas to run for --regs (searched on PATH), or `none`")
+      ("ptxas", po::value<std::string>()->default_value("ptxas"),
+       "ptxas to run for --regs and the SASS the pipes model times (searched on PATH), or `none`")
+      ("nvdisasm", po::value<std::string>()->default_value("nvdisasm"),
+       "nvdisasm that lists ptxas's SASS, the pipes model's timed stream (searched on PATH; pip install "
+       "nvidia-cuda-nvdisasm), or `none`: time the PTX in PTX order (docs/sass.md)")
       ("set", po::value<std::vector<std::string>>()->composing(),
        "FIGURE=VALUE (repeatable): what if: runs the baseline and again with the figure changed, and reports both "
        "with the speed-up. FIGURE: a GPU profile key (clock_mhz, sm_count, memory_bandwidth_gbs, ...; see `warpsim "

@@ -72,6 +72,7 @@ SimulateRequest simulation_request(const po::variables_map& values) {
   request.ptx = ptx_options(values);
   if (values.count("regs")) request.registers = parse_count(values["regs"].as<std::string>(), "--regs");
   request.ptxas = values["ptxas"].as<std::string>();
+  if (values.count("nvdisasm")) request.nvdisasm = values["nvdisasm"].as<std::string>();
   request.use_cache = !values.count("no-cache");
   request.nvcc_flags = nvcc_flags(values);
   return request;

@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "warpsim/ptx_syntax/ast.hpp"
 #include "warpsim/ptx/emulator.hpp"
 #include "warpsim/ptx/kernel_params.hpp"
+#include "warpsim/ptx/sass_costs.hpp"
 #include "warpsim/ptx/trace_folder.hpp"
 #include "warpsim/ptx/warp_program_map.hpp"
 #include "warpsim/isa/program.hpp"
@@ -75,6 +78,13 @@ struct LoweringOptions {
   // Merge adjacent aligned shared loads as ptxas does (shared_load_merging.hpp); off, the
   // shared loads stay as the PTX writes them.
   bool merge_shared_loads = true;
+  // The kernel's SASS (nvdisasm of ptxas's cubin for the line-marked PTX, line_markers.hpp), and
+  // the compute capability whose opcode table prices it (75 for sm_75): when set, each executed
+  // PTX instruction costs what ptxas made of it (sass_costs.hpp); unset, the expansion table's
+  // SASS in PTX order.
+  std::shared_ptr<const sass::Listing> sass;
+  int sass_compute_capability = 0;
+  std::string sass_identity;  // what identifies `sass` (its content hash and architecture): the cache key's
   // Called now and then from the lowering's own thread with the work done and the work known so
   // far (in warp classes or blocks); for a progress line.
   std::function<void(std::int64_t done, std::int64_t total)> progress;
@@ -100,6 +110,7 @@ struct LoweredKernel {
   std::int64_t emulated_instructions = 0;  // warp instructions, all warps (loops multiplied out)
   BoundParameters parameters;              // the --param values as bound, for reports
   std::int64_t static_shared_bytes = 0;    // the entry's .shared variables (occupancy)
+  std::optional<SassCoverage> sass;        // what the SASS stream priced, when LoweringOptions::sass was set
 };
 
 // The entry named `name` (mangled or short), or the only one when `name` is empty. Throws

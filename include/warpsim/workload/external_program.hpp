@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,17 @@ struct ProgramRun {
   bool started = false;    // false: not found or not executable (PATH is searched)
   bool timed_out = false;  // killed at the limit
   int exit_status = -1;    // its exit status, -1 when it did not exit normally
-  std::string output;      // stdout and stderr interleaved, at most 1 MiB
+  std::string output;      // stdout and stderr interleaved, at most max_output bytes
+  bool truncated = false;  // more output than max_output: the rest was read and dropped
 };
 
-ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit);
+inline constexpr std::size_t kDefaultMaxOutput = std::size_t{1} << 20;
+
+ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
+                       std::size_t max_output = kDefaultMaxOutput);
+
+// What identifies a program a run would start: its path (PATH searched for a bare name), size
+// and modification time, so a cache keyed on it misses when another toolkit is installed.
+std::string program_identity(const std::string& program);
 
 }  // namespace warpsim::sim::workload

@@ -11,6 +11,7 @@
 
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/grid/grid.hpp"
+#include "warpsim/workload/sass_stream.hpp"
 
 namespace warpsim::ptx {
 struct LoweredKernel;
@@ -24,6 +25,7 @@ struct PtxTimed {
   std::vector<isa::Program> retimed;                 // its programs with d1 and d2; empty: unchanged
   std::optional<std::int64_t> registers_per_thread;  // memory model: what occupancy used
   std::string registers_source;                      // "--regs", "ptxas -arch=sm_75", "default"
+  std::shared_ptr<const SassStream> sass;            // the pipes model's stream (listing null: PTX order); null for other models
   const std::vector<isa::Program>* programs_or_null() const { return retimed.empty() ? nullptr : &retimed; }
 };
 

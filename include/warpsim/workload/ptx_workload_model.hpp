@@ -16,6 +16,7 @@
 #include "warpsim/workload/model_spec.hpp"
 #include "warpsim/workload/ptx_source.hpp"
 #include "warpsim/workload/ptxas_registers.hpp"
+#include "warpsim/workload/sass_stream.hpp"
 #include "warpsim/workload/timing_model.hpp"
 #include "warpsim/workload/workload_model.hpp"
 
@@ -69,11 +70,14 @@ class PtxWorkloadModel final : public WorkloadModel {
   std::vector<PointExpression> parameter_values_;  // parsed parameter_axes_[i].axis
   Sourced registers_for(const gpus::Profile& gpu, const PtxSource& source) const;  // ptxas at most once per compute capability
   const PtxSource& source_for(const gpus::Profile& gpu) const;  // source_, or the CUDA compiled for the GPU
+  // The SASS stream for the GPU's architecture: ptxas and nvdisasm at most once per compute capability.
+  std::shared_ptr<const SassStream> sass_for(const gpus::Profile& gpu, const PtxSource& source) const;
 
   std::shared_ptr<LoweringCache> lowerings_;
   RegisterChoice registers_;
   mutable std::mutex registers_mutex_;
   mutable std::map<std::string, Sourced> registers_by_arch_;  // by compute capability
+  mutable std::map<std::string, std::shared_ptr<const SassStream>> sass_by_arch_;  // by compute capability (registers_mutex_)
   CudaOrigin cuda_;
   mutable std::mutex sources_mutex_;
   mutable std::map<std::string, PtxSource> sources_by_arch_;  // CUDA: by compute capability

@@ -38,6 +38,9 @@ struct RegisterChoice {
   // ran on the GPU look impossible (41 registers for sm_75 against the GTX 980's measured
   // 1024-thread tiled matmul).
   bool accept_other_arch = false;
+  // The nvdisasm that lists the SASS ptxas writes (the pipes model's timed stream, sass_stream.hpp),
+  // or "none" for the PTX-order stream.
+  std::string nvdisasm = "nvdisasm";
 };
 
 // Where a figure of the kernel came from, for the report.
