@@ -101,6 +101,7 @@ OpcodeClass pipe_of(const Instruction& in, int compute_capability) {
   c.kind = row->kind;
   c.move = row->move;
   c.variable_latency = row->variable_latency;
+  c.integer_alias = row->integer_alias;
   if (c.kind == OpcodeKind::arithmetic) {
     c.pipe = mma_pipe(in.opcode, row->pipe);
     c.units = 1;

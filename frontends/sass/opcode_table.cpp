@@ -37,6 +37,10 @@ constexpr OpcodeRow moves(OpcodeRow row) {
   row.move = true;
   return row;
 }
+constexpr OpcodeRow alias(OpcodeRow row) {
+  row.integer_alias = true;
+  return row;
+}
 constexpr OpcodeRow on(std::uint8_t ccs, OpcodeRow row) {
   row.ccs = ccs;
   return row;
@@ -73,9 +77,11 @@ constexpr auto kRows = [] {
       variable(arith("I2F", Pipe::conv)), variable(arith("I2FP", Pipe::conv)), variable(arith("I2I", Pipe::conv)),
       variable(arith("I2IP", Pipe::conv)), arith("IABS", Pipe::int32), arith("IADD", Pipe::int32), arith("IADD3", Pipe::int32),
       arith("IDP", Pipe::imad), on(kOnly90, variable(arith("IGMMA", Pipe::tensor_i8))),
-      // IMAD and its aliases (IMAD.IADD, IMAD.SHL, IMAD.X, IMAD.U32) run on the IMAD unit; IMAD.MOV
-      // is ptxas's register move there, IMAD.WIDE a 32x32->64 multiply-add.
-      arith("IMAD", Pipe::imad), moves(arith("IMAD.MOV", Pipe::imad)),
+      // IMAD and its aliases run on the IMAD unit: IMAD.IADD, IMAD.SHL, IMAD.X and IMAD.U32 are
+      // integer adds, shifts and moves ptxas put there (to balance it with the integer ALU),
+      // IMAD.MOV is its register move, IMAD.WIDE a 32x32->64 multiply-add.
+      arith("IMAD", Pipe::imad), alias(arith("IMAD.IADD", Pipe::imad)), moves(arith("IMAD.MOV", Pipe::imad)),
+      alias(arith("IMAD.SHL", Pipe::imad)), alias(arith("IMAD.U32", Pipe::imad)), alias(arith("IMAD.X", Pipe::imad)),
       arith("IMAD.WIDE", Pipe::imad, Dests::first, Wide::dest_and_addend),
       variable(arith("IMMA", Pipe::tensor_i8)), arith("IMNMX", Pipe::int32), arith("IMUL", Pipe::imad),
       arith("ISETP", Pipe::int32, Dests::predicates), flow("JMP"), flow("JMX"), flow("KILL"),

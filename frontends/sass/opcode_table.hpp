@@ -28,6 +28,7 @@ struct OpcodeRow {
   std::uint8_t ccs = 0x7f;  // the compute capabilities that have it: bit i of kComputeCapabilities
   bool move = false;
   bool variable_latency = false;
+  bool integer_alias = false;
 };
 
 inline constexpr int kComputeCapabilities[] = {75, 80, 86, 89, 90, 100, 120};

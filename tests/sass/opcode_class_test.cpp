@@ -31,6 +31,9 @@ TEST(SassOpcodeClass, Arithmetic) {
   expect_pipe(of("IADD3.X"), Pipe::int32);
   expect_pipe(of("IMAD"), Pipe::imad);
   expect_pipe(of("IMAD.IADD"), Pipe::imad);
+  EXPECT_TRUE(of("IMAD.IADD").integer_alias);
+  EXPECT_TRUE(of("IMAD.SHL.U32").integer_alias);
+  EXPECT_FALSE(of("IMAD.WIDE.U32").integer_alias);
   expect_pipe(of("POPC"), Pipe::bits);
   expect_pipe(of("F2I.TRUNC.NTZ"), Pipe::conv);
   expect_pipe(of("MUFU.RCP"), Pipe::sfu);

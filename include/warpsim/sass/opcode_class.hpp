@@ -29,6 +29,9 @@ struct OpcodeClass {
   bool store = false;                   // memory: writes memory and no register (ST*, RED)
   bool move = false;                    // a register move or constant (MOV, IMAD.MOV, HFMA2.MMA -RZ, RZ)
   bool variable_latency = false;        // completes through a write barrier (memory, S2R, MUFU...)
+  // IMAD.IADD, IMAD.SHL, IMAD.X, IMAD.U32: an integer add, shift or move (int32 work in PTX terms)
+  // that ptxas placed on the IMAD unit, whose pipe `pipe` is.
+  bool integer_alias = false;
 };
 
 // The class of `in` on compute capability 75, 80, 86, 89, 90, 100 or 120 (another one reads as
