@@ -87,7 +87,7 @@ constexpr auto kRows = [] {
       arith("ISETP", Pipe::int32, Dests::predicates), flow("JMP"), flow("JMX"), flow("KILL"),
       load("LD"), load("LDC"), load("LDG"), on(kFrom80, store("LDGSTS")), flow("LDGDEPBAR"), load("LDL"), load("LDS"),
       load("LDSM"), arith("LEA", Pipe::int32), arith("LOP", Pipe::int32), arith("LOP3", Pipe::int32),
-      load("MATCH"), flow("MEMBAR"), moves(arith("MOV", Pipe::int32)), variable(arith("MUFU", Pipe::sfu)),
+      variable(arith("MATCH", Pipe::shfl)), flow("MEMBAR"), moves(arith("MOV", Pipe::int32)), variable(arith("MUFU", Pipe::sfu)),
       flow("NANOSLEEP"), flow("NOP"), arith("P2R", Pipe::int32), arith("PLOP3", Pipe::int32, Dests::predicates),
       flow("PMTRIG"), variable(arith("POPC", Pipe::bits)), arith("PRMT", Pipe::int32),
       on(kFrom89, variable(arith("QGMMA", Pipe::tensor_fp8))), on(kFrom89, variable(arith("QMMA", Pipe::tensor_fp8))),

@@ -39,6 +39,7 @@ TEST(SassOpcodeClass, Arithmetic) {
   expect_pipe(of("MUFU.RCP"), Pipe::sfu);
   EXPECT_TRUE(of("MUFU.RCP").variable_latency);
   expect_pipe(of("SHFL.BFLY"), Pipe::shfl);
+  expect_pipe(of("MATCH.ANY"), Pipe::shfl);
   EXPECT_FALSE(of("IMAD").move);
 }
 
