@@ -26,6 +26,7 @@ rows=(
   "tests/ptx/nvcc/device_call.sm_80.lineinfo.ptx sm_80 device_call.sm_80.sass"
   "tests/ptx/nvcc/histogram.sm_80.lineinfo.ptx sm_80 histogram.sm_80.sass"
   "tests/ptx/pipes/mma.ptx sm_80 mma.sm_80.sass"
+  "tests/ptx/pipes/mma.ptx sm_90 mma.sm_90.sass"
 )
 ptxas_flags=(-O3 -lineinfo)
 

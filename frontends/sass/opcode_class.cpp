@@ -36,9 +36,9 @@ std::int64_t digits(std::string_view text) {
   return value;
 }
 
-// Dense multiply-adds per warp of an MMA from its shape modifier: MMA shapes are m16n8kK
-// ("16816", "1688", "16832") or m8n8kK ("884", "8816"); warpgroup MMA (HGMMA.64x128x16) is
-// shared by the 4 warps of a warpgroup.
+// Dense multiply-adds per warp of an MMA from its shape modifier: m16n8kK ("16816", "1688",
+// "16832") or m8n8kK ("884", "8816") up to sm_89, MxNxK ("8x8x4") from sm_90. Warpgroup MMA
+// (HGMMA.64x128x16) is shared by the 4 warps of a warpgroup.
 std::int64_t mma_fmas(std::string_view opcode) {
   std::string_view shape;
   each_modifier(opcode, [&](std::string_view m) {
@@ -47,7 +47,10 @@ std::int64_t mma_fmas(std::string_view opcode) {
   if (const std::size_t x = shape.find('x'); x != std::string_view::npos) {
     const std::size_t y = shape.find('x', x + 1);
     if (y == std::string_view::npos) return 0;
-    return digits(shape.substr(0, x)) * digits(shape.substr(x + 1, y - x - 1)) * digits(shape.substr(y + 1)) / 4;
+    const std::int64_t fmas = digits(shape.substr(0, x)) * digits(shape.substr(x + 1, y - x - 1)) * digits(shape.substr(y + 1));
+    const std::string_view base = opcode.substr(0, opcode.find('.'));
+    const bool warpgroup = base.size() >= 4 && base.substr(base.size() - 4) == "GMMA";
+    return warpgroup ? fmas / 4 : fmas;
   }
   if (shape.size() >= 3 && shape.substr(0, 3) == "168") return 16 * 8 * digits(shape.substr(3));
   if (shape.size() >= 2 && shape.substr(0, 2) == "88") return 8 * 8 * digits(shape.substr(2));

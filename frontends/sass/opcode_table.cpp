@@ -23,7 +23,7 @@ constexpr std::uint8_t kAll = 0x7f;
 constexpr std::uint8_t kFrom80 = 0x7e;
 constexpr std::uint8_t kFrom89 = 0x78;
 constexpr std::uint8_t kFrom90 = 0x70;
-constexpr std::uint8_t kDatacenter80 = 0x32;  // 80, 90, 100: FP64 tensor cores (DMMA)
+constexpr std::uint8_t kFrom100 = 0x60;
 constexpr std::uint8_t kOnly90 = 0x10;        // warpgroup MMA (wgmma), sm_90 only
 
 constexpr OpcodeRow arith(std::string_view name, Pipe pipe, Dests dests = Dests::first, Wide wide = Wide::none) {
@@ -61,7 +61,7 @@ constexpr auto kRows = [] {
       OpcodeRow{"CS2R", K::special_register, Pipe::control},
       arith("DADD", Pipe::fp64, Dests::first, Wide::all), flow("DEPBAR"),
       arith("DFMA", Pipe::fp64, Dests::first, Wide::all),
-      on(kDatacenter80, variable(arith("DMMA", Pipe::tensor_f64))),
+      on(kFrom80, variable(arith("DMMA", Pipe::tensor_f64))),  // also on sm_86/89, where FP64 is slow
       arith("DMNMX", Pipe::fp64, Dests::first, Wide::all), arith("DMUL", Pipe::fp64, Dests::first, Wide::all),
       arith("DSETP", Pipe::fp64, Dests::predicates, Wide::all),
       on(kFrom90, OpcodeRow{"ELECT", K::uniform}), flow("ERRBAR"), flow("EXIT"),
@@ -85,13 +85,13 @@ constexpr auto kRows = [] {
       arith("IMAD.WIDE", Pipe::imad, Dests::first, Wide::dest_and_addend),
       variable(arith("IMMA", Pipe::tensor_i8)), arith("IMNMX", Pipe::int32), arith("IMUL", Pipe::imad),
       arith("ISETP", Pipe::int32, Dests::predicates), flow("JMP"), flow("JMX"), flow("KILL"),
-      load("LD"), load("LDC"), load("LDG"), on(kFrom80, store("LDGSTS")), flow("LDGDEPBAR"), load("LDL"), load("LDS"),
+      load("LD"), load("LDC"), on(kFrom100, load("LDCU")), load("LDG"), on(kFrom80, store("LDGSTS")), flow("LDGDEPBAR"), load("LDL"), load("LDS"),
       load("LDSM"), arith("LEA", Pipe::int32), arith("LOP", Pipe::int32), arith("LOP3", Pipe::int32),
       variable(arith("MATCH", Pipe::shfl)), flow("MEMBAR"), moves(arith("MOV", Pipe::int32)), variable(arith("MUFU", Pipe::sfu)),
       flow("NANOSLEEP"), flow("NOP"), arith("P2R", Pipe::int32), arith("PLOP3", Pipe::int32, Dests::predicates),
       flow("PMTRIG"), variable(arith("POPC", Pipe::bits)), arith("PRMT", Pipe::int32),
       on(kFrom89, variable(arith("QGMMA", Pipe::tensor_fp8))), on(kFrom89, variable(arith("QMMA", Pipe::tensor_fp8))),
-      arith("R2P", Pipe::int32, Dests::none), OpcodeRow{"R2UR", K::uniform}, store("RED"), flow("RET"),
+      arith("R2P", Pipe::int32, Dests::none), OpcodeRow{"R2UR", K::uniform}, store("RED"), on(kFrom90, store("REDG")), flow("RET"),
       variable(arith("REDUX", Pipe::shfl)), OpcodeRow{"S2R", K::special_register, Pipe::control, Dests::first, Wide::none, kAll, false, true},
       OpcodeRow{"S2UR", K::uniform}, arith("SEL", Pipe::int32), arith("SGXT", Pipe::int32), arith("SHF", Pipe::int32),
       variable(arith("SHFL", Pipe::shfl)), store("ST"), store("STG"), store("STL"), store("STS"), on(kFrom90, store("STSM")),
@@ -99,7 +99,8 @@ constexpr auto kRows = [] {
       load("TEX"), load("TLD"), load("TLD4"), load("TMML"), load("TXD"), load("TXQ"),
       on(kFrom90, store("UBLKCP")), on(kFrom90, store("UTMALDG")), on(kFrom90, store("UTMAPF")),
       on(kFrom90, store("UTMASTG")), arith("VABSDIFF", Pipe::int32), arith("VABSDIFF4", Pipe::int32),
-      on(kFrom90, arith("VIADD", Pipe::int32)), on(kFrom90, arith("VIMNMX", Pipe::int32)), arith("VOTE", Pipe::shfl),
+      on(kFrom90, arith("VIADD", Pipe::int32)), on(kFrom90, arith("VIADDMNMX", Pipe::int32)),
+      on(kFrom90, arith("VIMNMX", Pipe::int32)), arith("VOTE", Pipe::shfl), OpcodeRow{"VOTEU", K::uniform},
       on(kFrom90, flow("WARPGROUP")), flow("WARPSYNC"), flow("YIELD"),
   };
   std::sort(rows.begin(), rows.end(), [](const OpcodeRow& a, const OpcodeRow& b) { return a.name < b.name; });

@@ -61,7 +61,9 @@ TEST(SassOpcodeClass, TensorUnitsFromTheShape) {
   expect_pipe(of("IMMA.8816.S8.S8", "", 75), Pipe::tensor_i8, 4);
   expect_pipe(of("DMMA.884"), Pipe::tensor_f64, 1);
   expect_pipe(of("HGMMA.64x128x16.F32", "", 90), Pipe::tensor_f16, 64 * 128 * 16 / 4 / 256);
-  EXPECT_EQ(of("DMMA.884", "", 86).kind, OpcodeKind::unknown);  // no FP64 tensor cores on GA10x
+  expect_pipe(of("DMMA.884", "", 86), Pipe::tensor_f64, 1);  // ptxas emits it for sm_86 too
+  expect_pipe(of("DMMA.8x8x4", "", 90), Pipe::tensor_f64, 1);  // the shape's spelling from sm_90
+  EXPECT_EQ(of("DMMA.884", "", 75).kind, OpcodeKind::unknown);
   EXPECT_EQ(of("HGMMA.64x128x16.F32", "", 80).kind, OpcodeKind::unknown);
 }
 
@@ -77,6 +79,8 @@ TEST(SassOpcodeClass, MemoryWidths) {
   EXPECT_TRUE(of("STG.E.64").store);
   EXPECT_TRUE(of("STL").store);
   EXPECT_TRUE(of("RED.E.ADD.STRONG.GPU").store);
+  EXPECT_TRUE(of("REDG.E.ADD.STRONG.GPU", "", 90).store);
+  EXPECT_EQ(of("LDCU.64", "", 100).access_bits, 64);
   EXPECT_FALSE(of("ATOMS.POPC.INC.32").store);
   EXPECT_TRUE(of("LDL").variable_latency);
 }
@@ -86,7 +90,7 @@ TEST(SassOpcodeClass, OtherKinds) {
   for (const char* op : {"BRA", "EXIT", "RET.REL.NODEC", "CALL.REL.NOINC", "BSSY", "BSYNC", "WARPSYNC", "NOP", "DEPBAR.LE"}) {
     EXPECT_EQ(of(op).kind, OpcodeKind::control) << op;
   }
-  for (const char* op : {"ULDC.64", "UIADD3", "S2UR", "UMOV", "R2UR"}) EXPECT_EQ(of(op).kind, OpcodeKind::uniform) << op;
+  for (const char* op : {"ULDC.64", "UIADD3", "S2UR", "UMOV", "R2UR", "VOTEU.ANY"}) EXPECT_EQ(of(op).kind, OpcodeKind::uniform) << op;
   EXPECT_EQ(of("S2R").kind, OpcodeKind::special_register);
   EXPECT_TRUE(of("S2R").variable_latency);
   EXPECT_FALSE(of("CS2R").variable_latency);
