@@ -9,7 +9,7 @@ set(WARPSIM_LEVELS
   # L0: no warpsim dependency
   warpsim_isa=0 warpsim_expression=0 warpsim_gpus_data=0 warpsim_gpus_pipe_data=0 warpsim_workload_programs=0
   # L1
-  warpsim_gpus=1 warpsim_ptx_syntax=1 warpsim_core=1 warpsim_report=1
+  warpsim_gpus=1 warpsim_ptx_syntax=1 warpsim_sass=1 warpsim_core=1 warpsim_report=1
   # L2
   warpsim_ptx=2 warpsim_occupancy=2 warpsim_grid=2 warpsim_timeline=2 warpsim_evaluate=2
   # L3..L6: what a point predicts, sweeps, their outputs, fitting

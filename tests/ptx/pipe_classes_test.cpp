@@ -1,5 +1,5 @@
 // Execution pipes per PTX instruction (frontends/ptx/pipe_classes.cpp): the expansion table on
-// single instructions, the use distance of loads, and, where ptxas and cuobjdump run, the SASS
+// single instructions, the use distance of loads, and, where ptxas and nvdisasm run, the SASS
 // of the kernels under tests/ptx/pipes/ counted per pipe against pipe_use().
 #include <gtest/gtest.h>
 
@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -18,6 +17,8 @@
 #include "warpsim/ptx/decode.hpp"
 #include "warpsim/ptx/pipe_classes.hpp"
 #include "warpsim/ptx_syntax/parser.hpp"
+#include "warpsim/sass/listing.hpp"
+#include "warpsim/sass/opcode_class.hpp"
 
 namespace warpsim::ptx {
 namespace {
@@ -272,86 +273,23 @@ std::string run(const std::string& command) {
   return out;
 }
 
-// The pipe of a SASS instruction (its opcode with modifiers, and its operands), or nullopt for
-// memory, barriers, uniform-datapath and special-register instructions, and for register moves
-// (MOV, IMAD.MOV, HFMA2.MMA of constants): ptxas adds those of its own around loops and calls
-// (a loop of 16 64-bit accumulators took 14), so they are not compared. Tensor instructions
-// count their units of 256 FMAs.
-std::optional<std::pair<Pipe, std::int64_t>> sass_pipe(const std::string& op, const std::string& operands) {
-  const std::string base = op.substr(0, op.find('.'));
-  const auto is = [&](std::initializer_list<const char*> names) {
-    for (const char* n : names) {
-      if (base == n) return true;
-    }
-    return false;
-  };
-  const auto one = [](Pipe p) { return std::optional<std::pair<Pipe, std::int64_t>>({p, 1}); };
-  if (base == "IMAD") {
-    // IMAD.MOV, IMAD.IADD, IMAD.SHL, IMAD.U32 (a move) and IMAD.X (add with carry) are ptxas's
-    // moves and adds on the FMA pipe's IMAD: counted as int, as warpsim counts the PTX.
-    if (op.rfind("IMAD.MOV", 0) == 0) return std::nullopt;  // a register move (below)
-    for (const char* alias : {"IMAD.IADD", "IMAD.SHL", "IMAD.X", "IMAD.U32"}) {
-      if (op.rfind(alias, 0) == 0) return one(Pipe::int32);
-    }
-    return one(Pipe::imad);
-  }
-  if (is({"IDP", "IMUL"})) return one(Pipe::imad);
-  if (is({"FFMA", "FADD", "FMUL", "FSETP", "FMNMX", "FSEL", "FCHK", "FSET"})) return one(Pipe::fp32);
-  if (is({"DFMA", "DADD", "DMUL", "DSETP", "DMNMX"})) return one(Pipe::fp64);
-  if (is({"HFMA2", "HADD2", "HMUL2", "HSETP2", "HMNMX2"})) {
-    // HFMA2.MMA -RZ, RZ, imm, imm is ptxas's way to write a constant: a move.
-    if (operands.find("-RZ, RZ") != std::string::npos) return std::nullopt;
-    return one(Pipe::fp16);
-  }
-  if (base == "MOV") return std::nullopt;
-  if (is({"IADD3", "LOP3", "SHF", "ISETP", "IMNMX", "SEL", "PRMT", "LEA", "IABS", "SGXT", "BMSK", "PLOP3", "P2R",
-          "R2P", "VABSDIFF", "IADD"})) {
-    return one(Pipe::int32);
-  }
-  if (base == "MUFU") return one(Pipe::sfu);
-  if (is({"F2F", "F2I", "I2F", "FRND", "F2FP", "I2I"})) return one(Pipe::conv);
-  if (is({"POPC", "FLO", "BREV"})) return one(Pipe::bits);
-  if (is({"SHFL", "VOTE", "MATCH", "REDUX"})) return one(Pipe::shfl);
-  if (is({"HMMA", "IMMA", "DMMA"})) {
-    // The shape digits: 16816 = m16n8k16, 1688 = m16n8k8, 16832 = m16n8k32, 884 = m8n8k4.
-    const std::string shape = op.substr(base.size() + 1, op.find('.', base.size() + 1) - base.size() - 1);
-    const std::map<std::string, std::int64_t> fmas = {{"16816", 16 * 8 * 16}, {"1688", 16 * 8 * 8}, {"16832", 16 * 8 * 32},
-                                                      {"884", 8 * 8 * 4},     {"8816", 8 * 8 * 16}, {"8832", 8 * 8 * 32}};
-    const auto it = fmas.find(shape);
-    const std::int64_t units = it == fmas.end() ? 0 : it->second / isa::kTensorUnitFmas;
-    const Pipe pipe = base == "DMMA" ? Pipe::tensor_f64
-                      : base == "IMMA" ? Pipe::tensor_i8
-                      : op.find("TF32") != std::string::npos ? Pipe::tensor_tf32
-                                                               : Pipe::tensor_f16;
-    return std::pair<Pipe, std::int64_t>{pipe, units};
-  }
-  if (is({"BRA", "CALL", "RET", "EXIT", "BSSY", "BSYNC", "WARPSYNC"})) return one(Pipe::control);
-  return std::nullopt;
-}
-
-// Per pipe, ptxas's SASS of `cubin` (one kernel): up to the first unpredicated EXIT (the slow
-// paths ptxas places after it, and its subroutines, left out), or all of it with `whole`.
-isa::PipeCounts sass_counts(const std::string& cuobjdump, const std::string& cubin, bool whole) {
+// Per pipe, ptxas's SASS of `cubin` (one kernel), as warpsim_sass classes it: up to the first
+// unpredicated EXIT (the slow paths ptxas places after it, and its subroutines, left out), or
+// all of it with `whole`. Register moves (MOV, IMAD.MOV, HFMA2.MMA of constants) are not
+// compared: ptxas adds those of its own around loops and calls (a loop of 16 64-bit accumulators
+// took 14). Tensor instructions count their units of 256 FMAs.
+isa::PipeCounts sass_counts(const std::string& nvdisasm, const std::string& cubin, bool whole) {
   isa::PipeCounts counts{};
-  std::istringstream text(run("'" + cuobjdump + "' -sass '" + cubin + "' 2>/dev/null"));
-  std::string line;
-  while (std::getline(text, line)) {
-    const std::size_t open = line.find("/*");
-    const std::size_t close = line.find("*/", open == std::string::npos ? 0 : open);
-    if (open == std::string::npos || close == std::string::npos || close - open != 6) continue;  // "/*0a30*/"
-    std::istringstream fields(line.substr(close + 2, line.find(';') - close - 2));
-    std::string op;
-    fields >> op;
-    const bool predicated = !op.empty() && op[0] == '@';
-    if (predicated) fields >> op;
-    std::string operands;
-    std::getline(fields, operands);
-    if (op.empty()) continue;
-    if (op == "EXIT" && !predicated && !whole) {
-      ++counts[static_cast<std::size_t>(Pipe::control)];
-      break;
-    }
-    if (const auto pipe = sass_pipe(op, operands)) counts[static_cast<std::size_t>(pipe->first)] += pipe->second;
+  const std::string text = run("'" + nvdisasm + "' -c -hex '" + cubin + "' 2>/dev/null");
+  if (text.empty()) return counts;
+  const sass::Listing listing = sass::read_listing(text, cubin);
+  for (const sass::Instruction& in : listing.functions.at(0).code) {
+    const sass::OpcodeClass c = sass::pipe_of(in, 80);
+    if (c.kind == sass::OpcodeKind::control) ++counts[static_cast<std::size_t>(Pipe::control)];
+    if (in.opcode == "EXIT" && in.predicate.empty() && !whole) break;
+    // IMAD.IADD and the other integer aliases count as int, as warpsim counts the PTX add.
+    const Pipe pipe = c.integer_alias ? Pipe::int32 : c.pipe;
+    if (c.kind == sass::OpcodeKind::arithmetic && !c.move) counts[static_cast<std::size_t>(pipe)] += c.units;
   }
   return counts;
 }
@@ -385,8 +323,8 @@ const std::vector<Family> kFamilies = {
 };
 
 TEST(PipeUseAgainstPtxas, Sm80SassPerPipe) {
-  const std::optional<std::string> ptxas = find_tool("ptxas"), cuobjdump = find_tool("cuobjdump");
-  if (!ptxas || !cuobjdump) GTEST_SKIP() << "ptxas or cuobjdump not found (PATH, $CUDA_HOME/bin)";
+  const std::optional<std::string> ptxas = find_tool("ptxas"), nvdisasm = find_tool("nvdisasm");
+  if (!ptxas || !nvdisasm) GTEST_SKIP() << "ptxas or nvdisasm not found (PATH, $CUDA_HOME/bin)";
   const std::filesystem::path cubin =
       std::filesystem::temp_directory_path() / ("warpsim_pipes_" + std::to_string(::getpid()) + ".cubin");
   // Per pipe, warpsim's and ptxas's counts of one kernel.
@@ -397,10 +335,10 @@ TEST(PipeUseAgainstPtxas, Sm80SassPerPipe) {
       ADD_FAILURE() << "ptxas failed on " << ptx;
       return std::nullopt;
     }
-    const isa::PipeCounts sass = sass_counts(*cuobjdump, cubin.string(), whole);
+    const isa::PipeCounts sass = sass_counts(*nvdisasm, cubin.string(), whole);
     std::int64_t any = 0;
     for (const std::int64_t n : sass) any += n;
-    if (any == 0) return std::nullopt;  // cuobjdump without nvdisasm prints no SASS
+    if (any == 0) return std::nullopt;  // nvdisasm printed nothing
     isa::PipeCounts ours{};
     const DecodedModule module = decode_module(load_ptx_file(ptx));
     for (const DecodedInstruction& in : module.functions.at(0).code) {
@@ -412,7 +350,7 @@ TEST(PipeUseAgainstPtxas, Sm80SassPerPipe) {
   // into its IMAD.WIDE, so it is subtracted from both sides.
   const auto baseline = counts("baseline", false);
   std::filesystem::remove(cubin);
-  if (!baseline) GTEST_SKIP() << "cuobjdump printed no SASS (nvdisasm missing?)";
+  if (!baseline) GTEST_SKIP() << "nvdisasm printed no SASS";
   for (const Family& family : kFamilies) {
     auto both = counts(family.file, family.whole);
     if (!both) continue;
