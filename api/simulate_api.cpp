@@ -246,6 +246,7 @@ std::string to_text(const SimulateResult& r) {
   nlohmann::ordered_json fields = to_json(r);
   fields.erase("parameters");
   fields.erase("assumptions");
+  fields.erase("instruction_stream");  // its own line below
   fields.erase("limits");
   fields.erase("explain");
   fields.erase("compiled");

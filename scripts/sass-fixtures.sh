@@ -27,6 +27,10 @@ rows=(
   "tests/ptx/nvcc/histogram.sm_80.lineinfo.ptx sm_80 histogram.sm_80.sass"
   "tests/ptx/pipes/mma.ptx sm_80 mma.sm_80.sass"
   "tests/ptx/pipes/mma.ptx sm_90 mma.sm_90.sass"
+  # Line-marked copies (ptx/line_markers.hpp; tests/workload/sass_stream_test.cpp keeps them
+  # current): each SASS instruction names its PTX line, for the mapping tests.
+  "tests/sass/kernels/mapping.sm_80.marked.ptx sm_80 mapping.sm_80.sass"
+  "tests/sass/kernels/sgemm.sm_80.marked.ptx sm_80 sgemm_marked.sm_80.sass"
 )
 ptxas_flags=(-O3 -lineinfo)
 

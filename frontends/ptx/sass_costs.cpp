@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "warpsim/ptx/cfg.hpp"
@@ -70,16 +71,21 @@ class Attribution {
     sass_of_.resize(module.functions.size());
     for (std::uint32_t f = 0; f < module.functions.size(); ++f) sass_of_[f].resize(module.functions[f].code.size());
     for (const sass::Function& function : listing.functions) {
+      // Only the functions the lowering decoded (the kernel and what it calls): another kernel's
+      // SASS is not this one's.
+      const std::optional<std::uint32_t> own = decoded(module, function.name);
+      if (!own) continue;
       std::vector<PtxRef>& owners = owners_[&function];
       const std::size_t end = function.padding_start();
       coverage.sass_instructions += static_cast<std::int64_t>(end);
-      PtxRef current = first_of(module, function.name);
+      PtxRef current{*own, 0};
       for (std::uint32_t s = 0; s < end; ++s) {
         const auto line = static_cast<int>(function.code[s].ptx_line);
+        const auto at = line > 0 ? by_line.lower_bound(line) : by_line.end();
         if (line <= 0) {
           ++coverage.without_line;
-        } else if (const auto at = by_line.lower_bound(line); at != by_line.end()) {
-          current = at->second;
+        } else if (at != by_line.end()) {
+          current = at->second;  // the markers name instruction lines; another line: the next instruction
         }
         owners.push_back(current);
         sass_of_[current.function][current.index].push_back(SassRef{&function, s});
@@ -97,11 +103,11 @@ class Attribution {
   std::vector<std::vector<std::vector<SassRef>>> sass_of_;  // [function][instruction]
   std::map<const sass::Function*, std::vector<PtxRef>> owners_;
 
-  static PtxRef first_of(const DecodedModule& module, const std::string& name) {
+  static std::optional<std::uint32_t> decoded(const DecodedModule& module, const std::string& name) {
     for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
-      if (module.functions[f].name == name) return {f, 0};
+      if (module.functions[f].name == name && !module.functions[f].code.empty()) return f;
     }
-    return {};
+    return std::nullopt;
   }
 };
 
