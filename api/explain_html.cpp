@@ -93,6 +93,20 @@ std::string hot_table(const std::string& title, const std::vector<HotLine>& line
   return html + "</table>\n";
 }
 
+// The Source view's SASS column: the hot SASS instructions with their control bits.
+std::string sass_table(const std::vector<HotSass>& lines) {
+  if (lines.empty()) return "";
+  std::string html = "<h2>Hot SASS instructions</h2>\n<p>Each PTX line's time split over the SASS ptxas made of it.</p>\n"
+                     "<table>\n<tr><th>PTX line</th><th colspan=\"2\">share of the warps' time</th><th>stall</th><th>waits on</th>"
+                     "<th>sets</th><th>SASS</th></tr>\n";
+  for (std::size_t i = 0; i < std::min<std::size_t>(lines.size(), 20); ++i) {
+    const HotSass& h = lines[i];
+    html += "<tr><td>" + std::to_string(h.ptx_line) + "</td>" + bar(h.share) + "<td>" + std::to_string(h.stall) + "</td><td>" +
+            escape_xml(h.waits_on) + "</td><td>" + escape_xml(h.sets) + "</td><td><code>" + escape_xml(h.text) + "</code></td></tr>\n";
+  }
+  return html + "</table>\n";
+}
+
 }  // namespace
 
 std::string occupancy_svg(const Explanation& e, const OccupancyCurve& curve) {
@@ -162,6 +176,7 @@ std::string to_html(const SimulateResult& result) {
   html += "</table>\n";
   html += hot_table("Hot CUDA lines", e.source_lines);
   html += hot_table("Hot PTX lines", e.ptx_lines);
+  html += sass_table(e.sass_lines);
   html += listing(e.source_lines.empty() ? e.ptx_lines : e.source_lines);
   const OccupancyResult& o = e.occupancy;
   html += "<h2>Occupancy</h2>\n<p>" + std::to_string(o.active_blocks_per_sm) + " blocks per SM, " + std::to_string(o.active_warps_per_sm) +

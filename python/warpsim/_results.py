@@ -122,6 +122,9 @@ class PtxReport:
     registers_per_thread: Optional[int] = None  # memory-aware models: what occupancy used
     registers_source: Optional[str] = None      # "--regs", "ptxas -v (sm_75)", "default", ...
     static_shared_bytes: Optional[int] = None   # memory-aware models
+    # The pipes model: which instruction stream was timed, "sass" or "ptx", with the tools and
+    # how much the SASS covered (docs/sass.md, "The timed stream")
+    instruction_stream: Optional[dict[str, Any]] = None
 
 
 @dataclass(frozen=True)
