@@ -31,6 +31,7 @@ rows=(
   # current): each SASS instruction names its PTX line, for the mapping tests.
   "tests/sass/kernels/mapping.sm_80.marked.ptx sm_80 mapping.sm_80.sass"
   "tests/sass/kernels/sgemm.sm_80.marked.ptx sm_80 sgemm_marked.sm_80.sass"
+  "tests/sass/kernels/ifconv.marked.ptx sm_80 ifconv.sm_80.sass"
 )
 ptxas_flags=(-O3 -lineinfo)
 

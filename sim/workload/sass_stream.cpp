@@ -53,6 +53,7 @@ std::filesystem::path scratch_file(const std::string& name) {
 
 struct Compiled {
   std::string listing;  // nvdisasm's text; empty with a note when something failed
+  std::string ptxas_version, nvdisasm_version;
   std::optional<std::int64_t> registers;
   std::string note;
   bool worth_keeping = false;  // the tools ran to their end: the same input gives the same answer
@@ -60,6 +61,8 @@ struct Compiled {
 
 Compiled compile(const SassTools& tools, const std::string& marked, const std::string& entry, const std::string& arch) {
   Compiled out;
+  out.ptxas_version = version_of(tools.ptxas);
+  out.nvdisasm_version = version_of(tools.nvdisasm);
   const std::filesystem::path ptx = scratch_file("kernel.ptx");
   const std::filesystem::path cubin = ptx.parent_path() / "kernel.cubin";
   struct Cleanup {
@@ -104,23 +107,31 @@ Compiled compile(const SassTools& tools, const std::string& marked, const std::s
   return out;
 }
 
+// Four lines (registers or "-", the note, both versions), then the listing.
 std::string encode(const Compiled& c) {
-  return (c.registers ? std::to_string(*c.registers) : std::string("-")) + '\n' + c.note + '\n' + c.listing;
+  return (c.registers ? std::to_string(*c.registers) : std::string("-")) + '\n' + c.note + '\n' + c.ptxas_version + '\n' +
+         c.nvdisasm_version + '\n' + c.listing;
 }
 
 std::optional<Compiled> decode(const std::string& text) {
   Compiled c;
-  const std::size_t first = text.find('\n');
-  const std::size_t second = first == std::string::npos ? std::string::npos : text.find('\n', first + 1);
-  if (second == std::string::npos) return std::nullopt;
-  const std::string registers = text.substr(0, first);
-  if (registers != "-") {
+  std::string fields[4];
+  std::size_t at = 0;
+  for (std::string& field : fields) {
+    const std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) return std::nullopt;
+    field = text.substr(at, end - at);
+    at = end + 1;
+  }
+  if (fields[0] != "-") {
     std::int64_t value = 0;
-    if (std::from_chars(registers.data(), registers.data() + registers.size(), value).ec != std::errc()) return std::nullopt;
+    if (std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), value).ec != std::errc()) return std::nullopt;
     c.registers = value;
   }
-  c.note = text.substr(first + 1, second - first - 1);
-  c.listing = text.substr(second + 1);
+  c.note = fields[1];
+  c.ptxas_version = fields[2];
+  c.nvdisasm_version = fields[3];
+  c.listing = text.substr(at);
   c.worth_keeping = true;
   return c;
 }
@@ -144,10 +155,8 @@ SassStream sass_stream(const SassTools& tools, const PtxSource& source, const st
   const int arch = std::max(wanted, kOldestSassArch);
   stream.arch = "sm_" + std::to_string(arch);
   stream.compute_capability = arch;
-  stream.ptxas_version = version_of(tools.ptxas);
-  stream.nvdisasm_version = version_of(tools.nvdisasm);
   const std::string marked = ptx::with_line_markers(read_text_file(source.path), *source.module);
-  const std::string key = "sass\nptx " + content_hash(marked) + "\nentry " + entry + "\narch " + stream.arch + "\nptxas " +
+  const std::string key = "sass 2\nptx " + content_hash(marked) + "\nentry " + entry + "\narch " + stream.arch + "\nptxas " +
                           program_identity(tools.ptxas) + "\nnvdisasm " + program_identity(tools.nvdisasm);
   std::optional<Compiled> compiled;
   if (tools.use_cache) {
@@ -158,6 +167,8 @@ SassStream sass_stream(const SassTools& tools, const PtxSource& source, const st
     if (tools.use_cache && compiled->worth_keeping) cache_store("sass", key, encode(*compiled));
   }
   stream.registers = compiled->registers;
+  stream.ptxas_version = compiled->ptxas_version;
+  stream.nvdisasm_version = compiled->nvdisasm_version;
   if (compiled->listing.empty()) {
     stream.note = compiled->note.empty() ? "nvdisasm printed nothing" : compiled->note;
     return stream;

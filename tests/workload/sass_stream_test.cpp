@@ -31,6 +31,7 @@ struct Marked {
 const Marked kMarked[] = {
     {kKernels + "mapping.sm_80.ptx", kKernels + "mapping.sm_80.marked.ptx", kFixtures + "mapping.sm_80.sass"},
     {kSourceDir + "/workloads/sgemm/sgemm.ptx", kKernels + "sgemm.sm_80.marked.ptx", kFixtures + "sgemm_marked.sm_80.sass"},
+    {kKernels + "ifconv.ptx", kKernels + "ifconv.marked.ptx", kFixtures + "ifconv.sm_80.sass"},
 };
 
 // The marked copies are what with_line_markers writes (WARPSIM_UPDATE_SASS_FIXTURES=1 rewrites
@@ -131,6 +132,29 @@ TEST(SassCosts, BlockTotalsAreTheSassOverItsCopies) {
       EXPECT_EQ(in.pipes.issue, 0) << "line " << in.pos.line;  // a constant operand in SASS
     }
   }
+}
+
+// If-conversion: the branch's block becomes predicated SASS (@P0 FADD, @P0 FMUL) that every warp
+// issues; the PTX block keeps its instructions' prices from those, charged where the emulation
+// runs it (docs/sass.md: a warp that skips it entirely is not charged).
+TEST(SassCosts, IfConvertedBlockIsPricedFromItsPredicatedSass) {
+  const Priced p = priced(kMarked[2], "odd_double");
+  EXPECT_EQ(p.coverage.unmapped_blocks, 0);
+  int priced_arithmetic = 0;
+  for (const ptx::DecodedInstruction& in : p.decoded.functions[p.entry].code) {
+    if (in.text == "add.f32" || in.text == "mul.f32") {
+      EXPECT_EQ(fp32_of(in), 1) << in.text;
+      ++priced_arithmetic;
+    }
+    if (in.text.starts_with("bra")) {
+      EXPECT_EQ(in.pipes.issue, 0) << "ptxas removed the branch";
+    }
+  }
+  EXPECT_EQ(priced_arithmetic, 2);
+  const sass::Listing listing = sass::read_listing(read_text_file(kMarked[2].listing), kMarked[2].listing);
+  int predicated = 0;
+  for (const sass::Instruction& in : listing.functions.at(0).code) predicated += in.predicate == "@P0" && in.base() != "EXIT" ? 1 : 0;
+  EXPECT_EQ(predicated, 2);
 }
 
 // The class path equals --emulate-all with SASS costs as without: they are a function of the PTX
