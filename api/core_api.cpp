@@ -18,7 +18,7 @@ CoreResult run_core(const CoreRequest& request) {
                      std::to_string(sim::core::kMaxWarpsPerCorePackage) + " warps");
   }
   const isa::Program program = api::load_bound_program(request.program, request.params);
-  const Model model = request.model;
+  const Model model = request.model.value_or(request.gpu ? kDefaultModel : Model::memory);
   const bool priced = is_memory_aware(model) && (program.has_memory_annotations() || model == Model::pipes);
   if (model == Model::pipes && !request.gpu) throw InputError("the pipes model prices instructions per GPU: give --gpu ID");
   if (priced && !request.gpu) {

@@ -56,7 +56,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--gpu", default="rtx2080")
     ap.add_argument("--grid", default="1024")
     ap.add_argument("--block", default="256")
-    ap.add_argument("--model", default="memory")
+    ap.add_argument("--model", help="timing model (default: warpsim's default, pipes)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per kernel before it counts as failed (default 10)")
     ap.add_argument("--check-emulate-all", type=float, default=0.0, metavar="S",
                     help="run each predicted kernel again with --emulate-all (limit S s) and compare")
@@ -171,6 +171,7 @@ def main(argv: list[str]) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     warpsim = str(args.out / "warpsim-under-test")
     shutil.copy2(found, warpsim)
+    args.model = args.model or warpsim_binary.default_model(warpsim)  # named in the tables it writes
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j))
 
     compiles, not_built = [], 0

@@ -45,7 +45,7 @@ def launches(row: dict) -> list[tuple[str, dict[int, int]]]:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--warpsim", help="the warpsim binary (default: the newer of build/release and build/ci, else PATH's)")
-    ap.add_argument("--model", default="memory", help="warpsim's timing model (default memory)")
+    ap.add_argument("--model", help="warpsim's timing model (default: warpsim's default, pipes)")
     ap.add_argument("--out", type=Path, help="keep the points and predictions here")
     try:
         args = ap.parse_args(argv)
@@ -55,6 +55,7 @@ def main(argv: list[str]) -> int:
     if warpsim is None:
         print(f"validate_h100_dwt: {warpsim_binary.missing_message(args.warpsim)}", file=sys.stderr)
         return 2
+    model = args.model or warpsim_binary.default_model(warpsim)
     with MEASURED.open(newline="") as f:
         rows = list(csv.DictReader(f))
     out = args.out or Path(tempfile.mkdtemp(prefix="warpsim-h100-dwt-"))
@@ -74,7 +75,7 @@ def main(argv: list[str]) -> int:
     except (KeyError, ValueError) as e:
         print(f"validate_h100_dwt: {MEASURED}: {e}", file=sys.stderr)
         return 2
-    p = subprocess.run([warpsim, "sweep", "--points", str(points), "--model", args.model, "-o", str(predicted),
+    p = subprocess.run([warpsim, "sweep", "--points", str(points), "--model", model, "-o", str(predicted),
                         "-j", "2", "--quiet"], capture_output=True, text=True)
     if p.returncode != 0:
         print(p.stderr.strip(), file=sys.stderr)
@@ -97,7 +98,7 @@ def main(argv: list[str]) -> int:
               f"{min(q):.2f} | {max(q):.2f} |")
     every = [x for e in errors.values() for x in e]
     per = {w: [x for (wl, _), e in errors.items() if wl == w for x in e] for w in ("dwt_matrix", "dwt_lattice")}
-    print(f"h100 dwt ({args.model}): mean error {100 * statistics.fmean(every):.1f}% over {len(every)} rows "
+    print(f"h100 dwt ({model}): mean error {100 * statistics.fmean(every):.1f}% over {len(every)} rows "
           f"(matrix {100 * statistics.fmean(per['dwt_matrix']):.1f}%, lattice {100 * statistics.fmean(per['dwt_lattice']):.1f}%)")
     return 0
 

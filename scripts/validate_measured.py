@@ -35,11 +35,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validate_measured_lib as lib  # noqa: E402
+import warpsim_binary  # noqa: E402
 
 # --- Settings of the timing model under test --------------------------------------------------
 # The paper model needs t_m (cycles); the memory-aware model predicts cycles without it. Set TM
 # to None once suites accept PTX workloads with no tm: the calibration then gives only tp_us.
-TM = None  # the memory-aware model: t_m from the profile (docs/model.md)
+TM = None  # the memory-aware models (memory, pipes): t_m from the profile (docs/model.md)
 # Pass the measured registers per thread (the row's regs_per_thread) as the workload key
 # `regs = N` once suites accept it (occupancy). Off until then.
 USE_REGS = True  # registers per thread from the data, for occupancy
@@ -311,7 +312,7 @@ def main(argv: list[str]) -> int:
                     help="extra GPU profiles (*.toml), matched to the data's GPUs by `name`")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="sweep threads (default 2)")
     ap.add_argument("--no-charts", action="store_true", help="skip evaluate's SVG charts")
-    ap.add_argument("--model", default=None, help="the timing model of every prediction (warpsim sweep --model; default: the suite's, memory)")
+    ap.add_argument("--model", default=None, help="the timing model of every prediction (warpsim sweep --model; default: the suite's, else warpsim's default, pipes)")
     args = ap.parse_args(argv)
 
     t0 = time.monotonic()
@@ -321,6 +322,7 @@ def main(argv: list[str]) -> int:
         warpsim = str(built) if built.is_file() else shutil.which("warpsim")
     if not warpsim or not Path(warpsim).is_file():
         raise Fail("warpsim executable not found: build it (cmake --preset release && cmake --build --preset release) or pass --warpsim")
+    model = args.model or warpsim_binary.default_model(warpsim)  # the generated suite names none
     ptx_dir = args.ptx_dir or ROOT / "workloads" / "measured" / "ptx"
     if not ptx_dir.is_dir():
         raise Fail(f"{ptx_dir}: not a folder")
@@ -389,7 +391,7 @@ def main(argv: list[str]) -> int:
     gpu_ids = [profiles[n]["id"] for n in names]
     tile_keys = sorted({(r["kernel"], r["T"]) for r in rows}, key=lambda kt: (KERNELS.index(kt[0]), kt[1]))
     md = ["# Validation on measured times", "",
-          f"Model: {'paper model, t_m = %g' % TM if TM is not None else 'memory-aware model (no t_m)'}"
+          f"Model: {'paper model, t_m = %g' % TM if TM is not None else model + ' model (no t_m)'}"
           f"{', registers per thread from the data' if USE_REGS else ''}; PTX from `{ptx_dir}`.",
           f"{len(rows)} rows, {len(names)} GPUs, {len(kernels)} kernels; sweep {sweep_s:.0f} s.", "",
           "X: per GPU, kernel and Tile_Width, fit on every other size, predict the rest "

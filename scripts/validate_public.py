@@ -205,7 +205,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--timeout", type=float, default=300,
                     help="seconds one kernel build's rows may take in warpsim (default 300); slower rows are left out with the reason")
     ap.add_argument("--no-charts", action="store_true", help="skip evaluate's SVG charts")
-    ap.add_argument("--model", help="the timing model of every prediction (warpsim sweep --model; default memory)")
+    ap.add_argument("--model", help="the timing model of every prediction (warpsim sweep --model; default: warpsim's default, pipes)")
     ap.add_argument("--write-docs", type=Path, help="replace the tables region of this file (docs/validation.md)")
     args = ap.parse_args(argv)
     if args.repos is not None and not args.repos.is_dir():

@@ -5,7 +5,9 @@ else PATH's. Python 3.11 standard library only."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,3 +26,11 @@ def find_warpsim(given: str | None) -> str | None:
 def missing_message(given: str | None) -> str:
     return (f"no warpsim binary{' at ' + given if given else ''}: build it (cmake --preset release && "
             "cmake --build --preset release) or pass --warpsim PATH")
+
+
+def default_model(warpsim: str) -> str:
+    """The timing model `warpsim` uses when --model is not given (its `--model arg (=NAME)` help line,
+    the C++ kDefaultModel), so that a script which passes no --model can say which model it ran."""
+    text = subprocess.run([warpsim, "predict", "--help"], capture_output=True, text=True).stdout
+    found = re.search(r"--model arg \(=(\w+)\)", text)
+    return found.group(1) if found else "default"

@@ -97,7 +97,9 @@ struct CoreRequest {
   Parameters params;
   std::optional<std::string> gpu;          // prices annotated accesses (memory model)
   std::optional<std::int64_t> block_warps; // warps per block, for barriers (default: all)
-  Model model = Model::memory;
+  // nullopt: kDefaultModel (pipes) with a gpu; without one the memory model (pipes prices
+  // instructions per GPU), which times a program without annotations as Algorithm 2 does.
+  std::optional<Model> model;
   std::optional<std::int64_t> max_instructions;
   bool timeline = false, trace = false;    // render Views
 };
@@ -121,7 +123,7 @@ struct SimulateRequest {
   std::optional<double> tp_us;  // default: the profile's [calibration.<kernel>]
   std::optional<double> tm;     // cycles; default: the calibration, then the program's `tm`
   Parameters params;
-  Model model = Model::memory;
+  Model model = kDefaultModel;
   std::optional<std::int64_t> max_instructions;
   PtxOptions ptx;
   std::optional<std::int64_t> registers;  // PTX, memory model: registers per thread (default: ptxas -v, else 32)
@@ -272,7 +274,7 @@ struct SimulateResult {
   std::int64_t blocks = 0, threads = 0;  // the launch: blocks and threads per block
   GridPlan plan;
   double full_run_cycles = 0, remaining_run_cycles = 0;
-  Model model = Model::memory;
+  Model model = kDefaultModel;
   std::optional<PtxReport> ptx;       // for a .ptx (or .cu) kernel
   std::optional<CompiledSource> compiled;  // for a .cu kernel
   std::vector<std::string> warnings;  // the lowering's, one line each
@@ -324,7 +326,7 @@ struct GpuTime {
 };
 struct GpuComparison {
   std::string kernel;
-  Model model = Model::memory;
+  Model model = kDefaultModel;
   std::vector<GpuTime> gpus;  // in the order asked
 };
 // "a100,h100,rtx2080" (ids or profile paths, each once), or "all": every built-in profile, by id.
@@ -401,7 +403,7 @@ struct BlockCandidate {
 struct BlockSizeSearch {
   std::string gpu, kernel;
   std::int64_t total_threads = 0;
-  Model model = Model::memory;
+  Model model = kDefaultModel;
   std::optional<std::int64_t> registers_per_thread;  // PTX, memory model: what occupancy used
   std::string registers_source;
   std::int64_t static_shared_bytes = 0;
@@ -423,7 +425,7 @@ struct PredictRequest {
   std::string gpu;
   std::int64_t K = 0, N = 0;
   std::optional<double> tp_us, tm;
-  Model model = Model::memory;
+  Model model = kDefaultModel;
 };
 // The sweep row of the point.
 struct PredictResult {
@@ -495,7 +497,7 @@ struct CalibrateRequest {
   std::string label;     // the workload's name in the CSV
   std::string section;   // the profile section to write
   std::int64_t max_evaluations = 3000;
-  Model model = Model::memory;  // the timing model of every trial
+  Model model = kDefaultModel;  // the timing model of every trial
 };
 enum class CalibrationFormat { toml, json, text };
 struct CalibrateResult {

@@ -155,7 +155,7 @@ std::tuple<std::string, std::string, std::string> core(const std::string& progra
   request.params = params;
   request.gpu = o.get<std::string>("gpu");
   request.block_warps = o.get<std::int64_t>("block_warps");
-  if (auto model = o.get<std::string>("model")) request.model = warpsim::parse_model(*model);
+  if (auto model = o.get<std::string>("model")) request.model = warpsim::parse_model(*model);  // None: CoreRequest's
   request.max_instructions = o.get<std::int64_t>("max_instructions");
   o.set(request.timeline, "timeline");
   o.set(request.trace, "trace");
@@ -404,6 +404,7 @@ void translate_error(const std::exception_ptr& thrown, void*) {
 NB_MODULE(_warpsim, m) {
   m.doc() = "warpsim's C++ facade; use the warpsim package, which checks arguments and parses the results.";
   nb::register_exception_translator(translate_error);
+  m.attr("DEFAULT_MODEL") = warpsim::to_string(warpsim::kDefaultModel);  // every `model` default of the package
   m.def("core", &core, nb::arg("program"), nb::arg("warps"), nb::arg("tm").none(), nb::arg("params"),
         nb::arg("options"), "`warpsim core --format json` as JSON text, the timeline SVG and the trace JSON.");
   m.def("simulate", &simulate, nb::arg("options"),

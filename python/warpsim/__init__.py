@@ -27,13 +27,15 @@ if TYPE_CHECKING:
     import pandas
 
 __version__ = "0.1.0"  # the CMake project's version (pyproject.toml says the same)
-__all__ = ["Error", "app", "calibrate", "compare_gpus", "core", "evaluate", "explain", "gpu", "what_if", "gpus", "import_profile", "launch", "lower",
+__all__ = ["DEFAULT_MODEL", "Error", "app", "calibrate", "compare_gpus", "core", "evaluate", "explain", "gpu", "what_if", "gpus", "import_profile", "launch", "lower",
            "occupancy", "plot", "predict", "search_block_size", "simulate", "sweep", "__version__",
            "AppResult", "Assumption", "BlockCandidate", "BlockSizeSearch", "CalibrateResult", "CalibrationValues",
            "CoreResult", "EvaluateResult", "Experiment", "FittedParameter", "GpuProfile", "GridPlan", "ImportResult",
            "LaunchPlan", "Limits", "LowerResult", "OccupancyResult", "PredictResult", "PtxReport", "SimulateResult",
            "WarpProgram", "Explanation", "ExplainResult", "Svg", "FigureChange", "WhatIfResult", "GpuTime", "GpuComparison"]
 
+# The timing model of every ``model`` default ("pipes"): the C++ library's kDefaultModel, as the CLI's.
+DEFAULT_MODEL: str = _warpsim.DEFAULT_MODEL
 PathLike = Union[str, "os.PathLike[str]"]
 Dims = Union[int, str, Sequence[int]]
 _INT64_MAX = 2**63 - 1
@@ -149,16 +151,18 @@ def _ptx_options(kernel: Optional[str], emulate_all: bool, unknown_trips: int, u
 
 
 def core(path: PathLike, warps: int, tm: Optional[float], params: Optional[Mapping[str, Union[int, str]]] = None,
-         *, gpu: Optional[str] = None, block_warps: Optional[int] = None, model: str = "memory",
+         *, gpu: Optional[str] = None, block_warps: Optional[int] = None, model: Optional[str] = None,
          max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False) -> CoreResult:
     """T_c of one core package: ``warpsim core PATH --warps WARPS [--tm TM] --format json``.
 
     ``tm`` None takes the program's ``tm`` line; ``gpu`` prices annotated accesses; ``block_warps``
     warps per block for barriers; ``timeline``/``trace`` fill ``timeline_svg``/``trace_json``.
+    ``model`` None is DEFAULT_MODEL with a ``gpu``, else "memory" (pipes prices per GPU), which
+    times a program without annotations as Algorithm 2, as the CLI.
     """
     options = {"gpu": None if gpu is None else os.fspath(gpu), "block_warps": _optional_count(block_warps, "block_warps"),
-               "model": _text(model, "model"), "max_instructions": _optional_count(max_instructions, "max_instructions"),
-               "timeline": bool(timeline), "trace": bool(trace)}
+               "model": _optional_text(model, "model"),
+               "max_instructions": _optional_count(max_instructions, "max_instructions"), "timeline": bool(timeline), "trace": bool(trace)}
     text, svg, events = _warpsim.core(os.fspath(path), _integer(warps, "warps"), _number(tm, "tm"), _params(params),
                                       options)
     return CoreResult.from_json(json.loads(text), svg or None, events or None)
@@ -181,7 +185,7 @@ def _simulation(gpu: str, params: Any, kernel: Optional[str], tp: Optional[float
 
 def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
              params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
-             tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+             tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = DEFAULT_MODEL,
              regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
              unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
@@ -190,7 +194,7 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
     """T_k of a .kp program, .ptx kernel or .cu file: ``warpsim simulate PATH --gpu GPU --grid G --block B``.
 
     ``tp`` is t_p in microseconds and ``tm`` t_m in cycles (None: the profile's calibration, as
-    the CLI); ``kernel`` picks the PTX entry; ``model`` is "memory", "paper" or "pipes"; the other
+    the CLI); ``kernel`` picks the PTX entry; ``model`` is "pipes" (DEFAULT_MODEL), "memory" or "paper"; the other
     keywords are the CLI's flags of the same names (``regs`` is --regs, ``use_cache=False``
     --no-cache, ``nvcc_flags`` --nvcc-flags for a .cu, ``dynamic_smem`` the launch's dynamic shared
     bytes). ``timeline``/``trace`` fill ``timeline_svg``/``trace_json``.
@@ -229,7 +233,7 @@ def explain(path: PathLike, gpu: str, grid: Dims, block: Dims,
 
 def what_if(path: PathLike, gpu: str, grid: Dims, block: Dims, changes: Union[Sequence[str], Mapping[str, Any]],
             params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
-            tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+            tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = DEFAULT_MODEL,
             regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
             unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
             load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
@@ -253,7 +257,7 @@ def what_if(path: PathLike, gpu: str, grid: Dims, block: Dims, changes: Union[Se
 
 def compare_gpus(path: PathLike, gpus: Union[str, Sequence[str]], grid: Dims, block: Dims,
                  params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
-                 tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+                 tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = DEFAULT_MODEL,
                  regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
                  unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
                  load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
@@ -296,7 +300,7 @@ def launch(gpu: str, threads: int) -> LaunchPlan:
 
 def search_block_size(gpu: str, threads: int, program: Optional[PathLike] = None,
                       params: Optional[Mapping[Union[str, int], Union[int, str]]] = None, kernel: Optional[str] = None,
-                      tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+                      tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = DEFAULT_MODEL,
                       regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
                       emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
                       max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
@@ -316,7 +320,7 @@ def search_block_size(gpu: str, threads: int, program: Optional[PathLike] = None
 
 
 def predict(workload: str, gpu: str, K: int, N: int, tp: Optional[float] = None, tm: Optional[float] = None,
-            model: str = "memory") -> PredictResult:
+            model: str = DEFAULT_MODEL) -> PredictResult:
     """One point of a built-in DWT workload: ``warpsim predict WORKLOAD --gpu GPU --param K=.. --param N=..``.
 
     ``workload`` is dwt_matrix, dwt_lattice, dwt2d_matrix or dwt2d_lattice; the result is its sweep row.
@@ -340,7 +344,7 @@ def calibrate(measured: Optional[PathLike], gpu: str, workload: Optional[PathLik
               block: Union[None, int, str] = None, kernel: Optional[str] = None,
               params: Union[None, str, Sequence[str], Mapping[str, Union[int, str]]] = None,
               label: Optional[str] = None, section: Optional[str] = None, max_evaluations: int = 3000,
-              model: str = "memory") -> CalibrateResult:
+              model: str = DEFAULT_MODEL) -> CalibrateResult:
     """Fit t_p, t_m and durations to measured times: ``warpsim calibrate MEASURED --gpu GPU --workload W``.
 
     ``measured`` a measurements CSV, or None with ``points`` (a point list with time_us).

@@ -36,6 +36,7 @@ from ._results import GpuTime as GpuTime
 from ._results import GpuComparison as GpuComparison
 
 __version__: str
+DEFAULT_MODEL: str
 __all__: list[str]
 
 PathLike = Union[str, os.PathLike[str]]
@@ -43,10 +44,10 @@ Dims = Union[int, str, Sequence[int]]
 Params = Optional[Mapping[Union[str, int], Union[int, str]]]
 
 def core(path: PathLike, warps: int, tm: Optional[float], params: Optional[Mapping[str, Union[int, str]]] = None,
-         *, gpu: Optional[str] = None, block_warps: Optional[int] = None, model: str = "memory",
+         *, gpu: Optional[str] = None, block_warps: Optional[int] = None, model: Optional[str] = None,
          max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False) -> CoreResult: ...
 def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params = None, kernel: Optional[str] = None,
-             tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "memory",
+             tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = DEFAULT_MODEL,
              regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
              unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
@@ -60,13 +61,13 @@ def explain(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params = 
             max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> ExplainResult: ...
 def what_if(path: PathLike, gpu: str, grid: Dims, block: Dims, changes: Union[Sequence[str], Mapping[str, Any]],
             params: Params = None, kernel: Optional[str] = None, tp: Optional[float] = None, tm: Optional[float] = None,
-            *, model: str = "memory", regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
+            *, model: str = DEFAULT_MODEL, regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
             emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
             max_steps: Optional[int] = None, load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
             max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> WhatIfResult: ...
 def compare_gpus(path: PathLike, gpus: Union[str, Sequence[str]], grid: Dims, block: Dims, params: Params = None,
                  kernel: Optional[str] = None, tp: Optional[float] = None, tm: Optional[float] = None, *,
-                 model: str = "memory", regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
+                 model: str = DEFAULT_MODEL, regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
                  emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
                  max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
                  store_cycles: Optional[float] = None, max_instructions: Optional[int] = None, nvcc_flags: str = "",
@@ -78,13 +79,13 @@ def lower(path: PathLike, grid: Dims, block: Dims, params: Params = None, kernel
 def launch(gpu: str, threads: int) -> LaunchPlan: ...
 def search_block_size(gpu: str, threads: int, program: Optional[PathLike] = None, params: Params = None,
                       kernel: Optional[str] = None, tp: Optional[float] = None, tm: Optional[float] = None, *,
-                      model: str = "memory", regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
+                      model: str = DEFAULT_MODEL, regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
                       emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
                       max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
                       store_cycles: Optional[float] = None, max_instructions: Optional[int] = None
                       ) -> BlockSizeSearch: ...
 def predict(workload: str, gpu: str, K: int, N: int, tp: Optional[float] = None, tm: Optional[float] = None,
-            model: str = "memory") -> PredictResult: ...
+            model: str = DEFAULT_MODEL) -> PredictResult: ...
 def calibrate(measured: Optional[PathLike], gpu: str, workload: Optional[PathLike] = None, *,
               points: Optional[PathLike] = None, fit: Union[None, str, Sequence[str]] = None,
               bounds: Union[None, str, Mapping[str, tuple[float, float]]] = None, tp: Optional[float] = None,
@@ -92,7 +93,7 @@ def calibrate(measured: Optional[PathLike], gpu: str, workload: Optional[PathLik
               block: Union[None, int, str] = None, kernel: Optional[str] = None,
               params: Union[None, str, Sequence[str], Mapping[str, Union[int, str]]] = None,
               label: Optional[str] = None, section: Optional[str] = None, max_evaluations: int = 3000,
-              model: str = "memory") -> CalibrateResult: ...
+              model: str = DEFAULT_MODEL) -> CalibrateResult: ...
 def evaluate(predicted: PathLike, measured: PathLike, keys: Union[None, str, Sequence[str]] = None, x: str = "N",
              ratio: Union[None, str, tuple[str, str]] = None, allow_missing: bool = False,
              charts: bool = False) -> EvaluateResult: ...

@@ -2,6 +2,8 @@
 # `options` dicts hold the request's optional fields by name (module.cpp reads them).
 from typing import Any, Optional
 
+DEFAULT_MODEL: str  # warpsim::kDefaultModel as text
+
 def core(program: str, warps: int, tm: Optional[float], params: list[tuple[str, str]],
          options: dict[str, Any]) -> tuple[str, str, str]: ...
 def simulate(options: dict[str, Any]) -> tuple[str, list[str], str, str]: ...

@@ -61,7 +61,7 @@ class SuiteParser {
   }
 
  private:
-  Model model_ = Model::memory;
+  Model model_ = kDefaultModel;
 
   void parse_gpus(const toml::node& node) {
     for (const toml::node& entry : toml_.non_empty_list(node, "gpus")) suite_.gpus.push_back(read_gpu(toml_, entry, "gpus entries"));

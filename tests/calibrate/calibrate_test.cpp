@@ -46,10 +46,17 @@ cal::ProgramDefaults named_defaults(const std::string& name) {
   return cal::program_defaults(wl::NamedWorkloadModel(wl::find_workload(name)));
 }
 
+// These tests recover t_m and durations of the memory model (the paper's arithmetic for these
+// programs without annotations), as synthetic_data generates them; the default is pipes.
+cal::CalibrationProblem under_memory_model(cal::CalibrationProblem problem) {
+  problem.timing_model = Model::memory;
+  return problem;
+}
+
 // E of the truth itself on the noisy data: the optimum can only be at or below it.
 double truth_error(const wl::WorkloadModel& model, const gpus::Profile& gpu, const cal::MeasuredData& data,
                    const cal::ModelValues& truth) {
-  cal::PointPredictor predictor(model, gpu, data);
+  cal::PointPredictor predictor(model, gpu, data, {}, Model::memory);
   return cal::accuracy(data.points, predictor.predict(truth)).mean_error;
 }
 
@@ -77,7 +84,7 @@ TEST(Calibrate, RecoversMatrixDwtFromNoisyMeasurements) {
   cal::SetupOptions options;
   options.fit = "tm,tp,d2";  // starts from the profile's t_p = 5.2, t_m = 1.1 and the program's d2 = 160
   const cal::Setup setup = cal::set_up_calibration(model, rtx2080(), data, named_defaults("dwt_matrix"), options);
-  const cal::CalibrationResult result = cal::calibrate(setup.problem, {kBudget, 5489});
+  const cal::CalibrationResult result = cal::calibrate(under_memory_model(setup.problem), {kBudget, 5489});
   record(result);
 
   EXPECT_GT(result.before.accuracy.mean_error, 0.10);
@@ -101,7 +108,7 @@ TEST(Calibrate, RecoversLatticeDwtFromNoisyMeasurements) {
   cal::SetupOptions options;  // default: tm, plus tp (no launch_us)
   const cal::Setup setup = cal::set_up_calibration(model, rtx2080(), data, named_defaults("dwt_lattice"), options);
   ASSERT_EQ(cal::describe(setup.problem.fit), "tm,tp");
-  const cal::CalibrationResult result = cal::calibrate(setup.problem, {kBudget, 5489});
+  const cal::CalibrationResult result = cal::calibrate(under_memory_model(setup.problem), {kBudget, 5489});
   record(result);
   EXPECT_LT(result.after.accuracy.mean_error, 0.03);
   EXPECT_LE(result.after.accuracy.mean_error, truth_error(model, rtx2080(), data, truth) + 1e-4);
@@ -118,7 +125,7 @@ TEST(Calibrate, ExactMeasurementsGiveZeroError) {
   cal::SetupOptions options;
   options.fit = "tm,tp,d2";
   const cal::Setup setup = cal::set_up_calibration(model, rtx2080(), data, named_defaults("dwt_matrix"), options);
-  const cal::CalibrationResult result = cal::calibrate(setup.problem, {kBudget, 5489});
+  const cal::CalibrationResult result = cal::calibrate(under_memory_model(setup.problem), {kBudget, 5489});
   record(result);
   EXPECT_LT(result.after.accuracy.mean_error, 0.005);
   EXPECT_LT(result.after.accuracy.max_error, 0.01);
@@ -130,8 +137,8 @@ TEST(Calibrate, IsDeterministic) {
   const wl::NamedWorkloadModel model(wl::find_workload("dwt_lattice"));
   const cal::MeasuredData data = synthetic_data(model, rtx2080(), dwt_points(), {5.0, cycles(9), {}}, kNoise, kSeed);
   const cal::Setup setup = cal::set_up_calibration(model, rtx2080(), data, named_defaults("dwt_lattice"), {});
-  const cal::CalibrationResult a = cal::calibrate(setup.problem, {300, 1});
-  const cal::CalibrationResult b = cal::calibrate(setup.problem, {300, 1});
+  const cal::CalibrationResult a = cal::calibrate(under_memory_model(setup.problem), {300, 1});
+  const cal::CalibrationResult b = cal::calibrate(under_memory_model(setup.problem), {300, 1});
   EXPECT_EQ(a.after.values.tm, b.after.values.tm);
   EXPECT_EQ(a.after.values.tp_us, b.after.values.tp_us);
   EXPECT_EQ(a.evaluations, b.evaluations);
@@ -155,7 +162,7 @@ TEST(Calibrate, MtxMulVecCaseStudy) {
   setup.problem.start_durations = {cycles(100), cycles(100), cycles(100)};
   ASSERT_TRUE(setup.problem.start_tp_us.has_value());
   EXPECT_NEAR(*setup.problem.start_tp_us, 5.2, 5.2 * kNoise);  // the median of launch_us
-  const cal::CalibrationResult result = cal::calibrate(setup.problem, {kBudget, 5489});
+  const cal::CalibrationResult result = cal::calibrate(under_memory_model(setup.problem), {kBudget, 5489});
   record(result);
 
   EXPECT_GT(result.before.accuracy.mean_error, 0.10);
@@ -172,7 +179,7 @@ TEST(Calibrate, MtxMulVecCaseStudy) {
   // d3 is waited for only at the very end. The check for them is that the fitted model, whatever
   // d1 and d3 it chose, reproduces the noise-free truth.
   EXPECT_LE(d1, tm + d2);
-  cal::PointPredictor predictor(model, rtx2060(), data);
+  cal::PointPredictor predictor(model, rtx2060(), data, {}, Model::memory);
   const std::vector<double> exact = predictor.predict(truth);
   const std::vector<double> fitted = predictor.predict(result.after.values);
   for (std::size_t k = 0; k < exact.size(); ++k) {
@@ -198,7 +205,7 @@ TEST(Calibrate, PtxWorkloadLowersEachPointOnceForAllTrials) {
   options.fit = "tm,tp,d1";
   options.tm = cycles(10);
   const cal::Setup setup = cal::set_up_calibration(model, rtx2080(), data, cal::program_defaults(model), options);
-  const cal::CalibrationResult result = cal::calibrate(setup.problem, {40, 5489});
+  const cal::CalibrationResult result = cal::calibrate(under_memory_model(setup.problem), {40, 5489});
   EXPECT_GE(result.trials, 20);
   EXPECT_EQ(lowerings->stats().lowerings, 4);  // one per point
   EXPECT_GE(lowerings->stats().hits, 4 * (result.trials - 1));
@@ -208,7 +215,7 @@ TEST(Calibrate, PtxWorkloadLowersEachPointOnceForAllTrials) {
 TEST(Calibrate, BestTpIsTheExactMinimiser) {
   const wl::NamedWorkloadModel model(wl::find_workload("dwt_lattice"));
   const cal::MeasuredData data = synthetic_data(model, rtx2080(), dwt_points(), {5.0, cycles(9), {}}, kNoise, kSeed);
-  cal::PointPredictor predictor(model, rtx2080(), data);
+  cal::PointPredictor predictor(model, rtx2080(), data, {}, Model::memory);
   const cal::ModelValues values{0, cycles(9), {}};
   const cal::AffineTimes times = predictor.predict_affine(values);
   // T is affine in t_p with slope = launches.
@@ -295,7 +302,7 @@ TEST(Calibrate, SetupNeedsAValueForWhatIsNotFitted) {
                      "no t_m for dwt_matrix on rtx2080");
   options.tm = cycles(4);
   const cal::Setup setup = cal::set_up_calibration(model, bare, data, named_defaults("dwt_matrix"), options);
-  const cal::CalibrationResult result = cal::calibrate(setup.problem, {10, 1});
+  const cal::CalibrationResult result = cal::calibrate(under_memory_model(setup.problem), {10, 1});
   EXPECT_EQ(result.evaluations, 1);  // t_p alone is exact: no search
   EXPECT_NEAR(result.after.values.tp_us, 6.0, 1e-4);
   EXPECT_LT(result.after.accuracy.mean_error, 1e-4);

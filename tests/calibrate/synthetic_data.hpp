@@ -33,7 +33,8 @@ inline std::vector<std::int64_t> powers_of_two(int from, int to) {
   return values;
 }
 
-// The model's times at `points` for `truth`, times noise; launch_us = truth t_p times noise when
+// The memory model's times (not the default pipes model's: the calibration tests recover its t_m)
+// at `points` for `truth`, times noise; launch_us = truth t_p times noise when
 // `with_launch`.
 inline cal::MeasuredData synthetic_data(const sim::workload::WorkloadModel& model, const gpus::Profile& gpu,
                                         const std::vector<sim::workload::Point>& points, const cal::ModelValues& truth,
@@ -45,7 +46,7 @@ inline cal::MeasuredData synthetic_data(const sim::workload::WorkloadModel& mode
   for (std::size_t k = 0; k < points.size(); ++k) {
     data.points.push_back({points[k], 1.0, std::nullopt, static_cast<int>(k) + 2});
   }
-  cal::PointPredictor predictor(model, gpu, data);
+  cal::PointPredictor predictor(model, gpu, data, {}, Model::memory);
   const std::vector<double> times = predictor.predict(truth);
   std::mt19937 random(seed);
   std::uniform_real_distribution<double> factor(1 - noise, 1 + noise);

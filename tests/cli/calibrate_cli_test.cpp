@@ -26,7 +26,8 @@ std::string write_file(const std::string& name, const std::string& text) {
   return path;
 }
 
-// Noisy measurements of dwt_matrix on the RTX 2080 (t_p = 6 us, t_m = 4), written as a CSV.
+// Noisy measurements of dwt_matrix on the RTX 2080 (t_p = 6 us, t_m = 4) under the memory model
+// (synthetic_data's), written as a CSV.
 std::string dwt_matrix_measurements(const wl::NamedWorkloadModel& model, const gpus::Profile& gpu) {
   const cal::MeasuredData data = synthetic_data(model, gpu, grid_points({8, 14}, powers_of_two(6, 20)),
                                                 {6.0, isa::cycles_from_double(4), {}}, 0.03, 7);
@@ -49,7 +50,7 @@ TEST(CalibrateCli, TomlSectionLoadsBackWithTheSameError) {
   const gpus::Profile gpu = gpus::load_profile("rtx2080");
   const wl::NamedWorkloadModel model(wl::find_workload("dwt_matrix"));
   const std::string measured = dwt_matrix_measurements(model, gpu);
-  const std::string common = "calibrate '" + measured + "' --gpu rtx2080 --workload dwt_matrix --fit tm,tp,d2 --max-evaluations 800";
+  const std::string common = "calibrate '" + measured + "' --gpu rtx2080 --workload dwt_matrix --fit tm,tp,d2 --model memory --max-evaluations 800";
   const Result toml = run_warpsim(common);
   ASSERT_EQ(toml.status, 0) << toml.err;
   EXPECT_NE(toml.out.find("# before: E = "), std::string::npos) << toml.out;
@@ -75,8 +76,10 @@ TEST(CalibrateCli, TomlSectionLoadsBackWithTheSameError) {
   EXPECT_EQ(calibrated.calibration("dwt_matrix")->tp_us, json["after"]["tp_us"].get<double>());
   const cal::MeasuredData data = cal::select_measured_points(sim::report::read_csv(measured), "rtx2080", "dwt_matrix", {"K", "N"});
   wl::CoreTimeCache cache;
+  wl::ModelOverrides memory;  // the model the section was fitted under
+  memory.model = Model::memory;
   std::vector<double> predicted;
-  for (const cal::MeasuredPoint& p : data.points) predicted.push_back(model.predict(calibrated, p.point, {}, cache).time_us);
+  for (const cal::MeasuredPoint& p : data.points) predicted.push_back(model.predict(calibrated, p.point, memory, cache).time_us);
   const cal::Accuracy a = cal::accuracy(data.points, predicted);
   EXPECT_DOUBLE_EQ(a.mean_error, json["after"]["mean_error"].get<double>());
   EXPECT_DOUBLE_EQ(a.max_error, json["after"]["max_error"].get<double>());
@@ -91,7 +94,7 @@ TEST(CalibrateCli, KpWorkloadWithLaunchAndMeasuredLaunchOverhead) {
       "rtx2060,mtx_mul_vec,2048,400.2,5.2\nrtx2060,mtx_mul_vec,4096,1210.0,5.1\n");
   const Result r = run_warpsim("calibrate '" + measured +
                                "' --gpu rtx2060 --workload workloads/mtx_mul_vec/mtx_mul_vec.kp --threads N --fit tm,d2 "
-                               "--max-evaluations 300 --format json");
+                               "--model memory --max-evaluations 300 --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto json = nlohmann::json::parse(r.out);
   EXPECT_EQ(json["tp_origin"], "median of launch_us over 8 rows");

@@ -38,7 +38,7 @@ TEST(MemoryRoofline, StreamingKernelsAreNoFasterThanDramBandwidth) {
     const double bandwidth_gbs = gpus::load_profile(id).figures.at("memory_bandwidth_gbs");
     const double floor_us = bytes / (bandwidth_gbs * 1e3);
     for (const auto& [name, args] : kernels) {
-      const testing_support::Result r = testing_support::run_warpsim("simulate " + args + grid + " --gpu " + id);
+      const testing_support::Result r = testing_support::run_warpsim("simulate " + args + grid + " --gpu " + id + " --model memory");
       ASSERT_EQ(r.status, 0) << r.err;
       const auto j = nlohmann::json::parse(r.out);
       ASSERT_EQ(j["model"], "memory");

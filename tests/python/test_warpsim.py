@@ -91,7 +91,8 @@ def test_core_matches_cli():
 def test_simulate_kp_matches_cli():
     result = warpsim.simulate(MTX_KP, "rtx2060", grid=4, block=128, params={"N": 512})
     assert result.kernel == "mtx_mul_vec" and result.blocks == 4 and result.threads == 128
-    assert result.ptx is None and result.limits is None and result.plan.warps_per_block == 4
+    # The default pipes model reports what limits it (the memory model would not).
+    assert result.ptx is None and result.limits is not None and result.plan.warps_per_block == 4
     expected = json.loads(cli("simulate", MTX_KP, "--gpu", "rtx2060", "--grid", "4", "--block", "128",
                               "--param", "N=512", "--format", "json"))
     assert list(result.json.items()) == list(expected.items())  # same keys, order and values
@@ -318,7 +319,7 @@ def test_simulate_options_change_the_result():
     # Each option reaches the C++: a different value gives a different prediction (the CLI's:
     # 8747769 cycles under the memory model, 874663 under the paper's, 2768648 with 600-cycle loads).
     launch = dict(params={0: 4096}, tp=5, tm=31, ptxas="none")
-    memory = warpsim.simulate(MTX_PTX, "rtx2060", 4, 128, **launch)
+    memory = warpsim.simulate(MTX_PTX, "rtx2060", 4, 128, model="memory", **launch)
     paper = warpsim.simulate(MTX_PTX, "rtx2060", 4, 128, model="paper", **launch)
     slower = warpsim.simulate(MTX_PTX, "rtx2060", 4, 128, model="paper", load_cycles=600, **launch)
     assert (memory.cycles, paper.cycles, slower.cycles) == (8747769, 874663, 2768648)
@@ -632,10 +633,25 @@ def test_sweep_points_and_model_are_the_cli(tmp_path):
     expected = warpsim._read_csv((tmp_path / "p.csv").read_text())
     pandas.testing.assert_frame_equal(frame, expected, check_exact=True)
     assert len(frame) == 5 and list(frame.columns[:3]) == ["gpu", "kernel", "grid"]
-    memory = warpsim.sweep(points=points, jobs=2)
+    memory = warpsim.sweep(points=points, jobs=2, model="memory")
     assert list(memory["time_us"]) != list(frame["time_us"])  # the model reached the C++
+    # Without a model: the default, pipes, as the CLI's.
+    pandas.testing.assert_frame_equal(warpsim.sweep(points=points, jobs=2), frame, check_exact=True)
     with pytest.raises(warpsim.Error):
         warpsim.sweep(SUITE, points=points)  # exactly one of the two
+
+
+def test_the_default_model_is_the_clis():
+    assert warpsim.DEFAULT_MODEL == "pipes"
+    # core without a gpu: the memory model, Algorithm 2 for a program without annotations (as the CLI)
+    assert warpsim.core(LISTING1, 3, 2).cycles == warpsim.core(LISTING1, 3, 2, model="paper").cycles == 112
+    launch = dict(params={0: 4096}, tp=5, tm=31, ptxas="none")
+    result = warpsim.simulate(MTX_PTX, "rtx2060", 4, 128, **launch)
+    assert result.model == "pipes"
+    assert result.json == warpsim.simulate(MTX_PTX, "rtx2060", 4, 128, model="pipes", **launch).json
+    assert result.json == json.loads(cli("simulate", MTX_PTX, "--gpu", "rtx2060", "--grid", "4", "--block", "128",
+                                         "--param", "0=4096", "--tp", "5", "--tm", "31", "--ptxas", "none",
+                                         "--format", "json"))
 
 
 def test_app_model_is_the_cli():

@@ -13,8 +13,13 @@
 namespace warpsim::sim::workload {
 namespace {
 
+// Under the memory model (for these programs without annotations, Algorithms 1-3 with the paper's
+// N_cp = cores / 32): the derivations below are its arithmetic, not the default pipes model's.
 Prediction run(const char* workload, const char* gpu, std::int64_t K, std::int64_t N) {
-  return predict(find_workload(workload), gpus::load_profile(gpu), {K, N});
+  ModelOverrides memory;
+  memory.model = Model::memory;
+  CoreTimeCache cache;
+  return NamedWorkloadModel(find_workload(workload)).predict(gpus::load_profile(gpu), {{"K", K}, {"N", N}}, memory, cache);
 }
 
 // RTX 2080 (F 1545, N_sm 68, N_cp 2), matrix t_p 5.2 us, t_m 1.1. N = 64: rule 2 gives 2 blocks

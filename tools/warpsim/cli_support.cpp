@@ -69,10 +69,11 @@ void add_program_options(po::options_description& options) {
 
 namespace {
 
-constexpr const char* kModelHelp = "memory: price annotated accesses from the GPU profile, barriers, occupancy (docs/model.md); paper: the paper's "
-       "Algorithms 1-3 exactly (every global load costs t_m and its d_i; a program without annotations times the same "
-       "under both); pipes: memory plus instruction-level timing: a core package per warp scheduler, each instruction "
-       "priced by its pipe (gpus/pipes/), memory and arithmetic overlapping";
+constexpr const char* kModelHelp = "pipes (the default): the memory-aware model with instruction-level timing: a core package "
+       "per warp scheduler, each instruction priced by its pipe (gpus/pipes/), memory and arithmetic overlapping "
+       "(docs/model.md); memory: the memory-aware figures without instruction-level timing: annotated accesses priced "
+       "from the GPU profile, barriers, occupancy; paper: the paper's Algorithms 1-3 exactly (every global load costs "
+       "t_m and its d_i; a program without annotations times the same under paper and memory)";
 
 }  // namespace
 
@@ -83,17 +84,18 @@ void add_run_options(po::options_description& options) {
        "or C++ name (nvcc -G builds only); see `warpsim lower --help`")
       ("max-instructions", po::value<std::string>(),
        "limit on simulated warp-instructions per core package (default 2^32)")
-      ("model", po::value<std::string>()->default_value("memory"), kModelHelp);
+      ("model", po::value<std::string>()->default_value(to_string(kDefaultModel)), kModelHelp);
 }
 
 void add_model_option(po::options_description& options) {
-  options.add_options()("model", po::value<std::string>()->default_value("memory"), kModelHelp);
+  options.add_options()("model", po::value<std::string>()->default_value(to_string(kDefaultModel)), kModelHelp);
 }
 
 void add_file_model_option(po::options_description& options) {
-  options.add_options()("model", po::value<std::string>(),
-                        "memory|paper|pipes: every workload under this model (default: each workload's `model` key, "
-                        "else the suite's, else memory; docs/model.md)");
+  const std::string help = std::string("memory|paper|pipes: every workload under this model (default: each workload's "
+                                       "`model` key, else the suite's, else ") + to_string(kDefaultModel) +
+                           "; docs/model.md)";
+  options.add_options()("model", po::value<std::string>(), help.c_str());
 }
 
 void add_cache_option(po::options_description& options) {

@@ -52,7 +52,7 @@ std::optional<double> tm_flag(const po::variables_map& values);
 std::optional<std::int64_t> max_instructions(const po::variables_map& values);
 // --model.
 Model model_flag(const po::variables_map& values);
-// --model with the default memory (predict, calibrate).
+// --model with the default kDefaultModel, pipes (predict, calibrate).
 void add_model_option(po::options_description& options);
 // --model without a default, over a suite's, point list's or app's `model` (sweep, app).
 void add_file_model_option(po::options_description& options);

@@ -18,9 +18,11 @@ int run_core(const Args& args) {
   positional.add("program", 1);
   const CommandLine line = parse_command_line(args, options, positional);
   if (line.help) {
-    return print_help("warpsim core PROGRAM.kp --warps N [--tm C] [--gpu ID [--block-warps B]] [--model paper|memory] "
+    return print_help("warpsim core PROGRAM.kp --warps N [--tm C] [--gpu ID [--block-warps B]] [--model pipes|memory|paper] "
                       "[--param K=V]... [--format json|text]",
-                      "T_c: simulates one core package running N warps of the program (Algorithm 2).", options);
+                      "T_c: simulates one core package running N warps of the program (Algorithm 2). Without --model: pipes with "
+                      "--gpu; without --gpu the memory model (the pipes model prices instructions per GPU), which "
+                      "times a program without annotations exactly as Algorithm 2.", options);
   }
   const auto& v = line.values;
   const std::string format = output_format(v, {{}, "json", {"json", "text"}});
@@ -31,7 +33,7 @@ int run_core(const Args& args) {
   request.params = parameters(v);
   if (v.count("gpu")) request.gpu = v["gpu"].as<std::string>();
   if (v.count("block-warps")) request.block_warps = parse_count(v["block-warps"].as<std::string>(), "--block-warps");
-  request.model = model_flag(v);
+  if (!v["model"].defaulted()) request.model = model_flag(v);  // else CoreRequest's: pipes with --gpu, else memory
   request.max_instructions = max_instructions(v);
   request.timeline = v.count("timeline") > 0;
   request.trace = v.count("trace") > 0;

@@ -73,7 +73,7 @@ int run_launch(const Args& args) {
     return print_help(
         "warpsim launch --gpu ID --threads N [--format json|text]\n"
         "       warpsim launch --gpu ID --threads N --search [PROGRAM.kp|KERNEL.ptx] [--param K=V]... [--kernel NAME]\n"
-        "                      [--regs R] [--model memory|paper] [--tp US] [--tm C] [--format json|text|csv] [-o FILE]",
+        "                      [--regs R] [--model pipes|memory|paper] [--tp US] [--tm C] [--format json|text|csv] [-o FILE]",
         "N_bt*: the paper's launch heuristic (Algorithm 3) for N threads.\n"
         "With --search: simulates PROGRAM (as `warpsim simulate` does) at every block size T that is a multiple of\n"
         "the GPU's warp size up to its max_threads_per_block, each a 1-D launch of ceil(N / T) blocks, lists each\n"

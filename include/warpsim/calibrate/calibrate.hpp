@@ -33,7 +33,7 @@ struct CalibrationProblem {
   // d1, d2, ...: every fitted duration needs a value; nullopt keeps the profile's or program's.
   std::vector<std::optional<isa::Millicycles>> start_durations;
   std::string section;  // the profile's calibration section for the rest; empty: the kernel's
-  Model timing_model = Model::memory;  // --model
+  Model timing_model = kDefaultModel;  // --model
 };
 
 struct CalibrateOptions {

@@ -54,7 +54,7 @@ class PointPredictor {
   // `section`: the profile's [calibration.<section>] for what the values leave open; empty: the
   // workload's kernel. The model and the GPU must outlive the predictor.
   PointPredictor(const workload::WorkloadModel& model, const gpus::Profile& gpu, MeasuredData data,
-                 std::string section = {}, Model timing_model = Model::memory);
+                 std::string section = {}, Model timing_model = kDefaultModel);
 
   // The full model time at every point. Throws InputError naming the point (and its line) when
   // the model cannot predict it.

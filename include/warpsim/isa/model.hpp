@@ -6,12 +6,16 @@
 
 namespace warpsim {
 
-// memory: the memory-aware model (the default: annotated accesses priced from the profile,
-// barriers held per block, occupancy from registers and shared memory); paper: the paper's
-// Algorithms 1-3 exactly (every load costs t_m and its d_i); pipes: the memory-aware model with
-// instruction-level timing (one core package per warp scheduler, each instruction priced by its
-// execution pipe, memory and arithmetic overlapping; docs/model.md, "Instruction-level timing").
+// pipes: the memory-aware model with instruction-level timing (the default: one core package per
+// warp scheduler, each instruction priced by its execution pipe, memory and arithmetic
+// overlapping; docs/model.md, "Instruction-level timing"); memory: the memory-aware figures
+// without instruction-level timing (annotated accesses priced from the profile, barriers held per
+// block, occupancy from registers and shared memory); paper: the paper's Algorithms 1-3 exactly
+// (every load costs t_m and its d_i).
 enum class Model { memory, paper, pipes };
+// The model of every default (structs, CLI flags, suites, point lists, apps, calibrate, Python):
+// the one place it is chosen.
+inline constexpr Model kDefaultModel = Model::pipes;
 // Whether a model reads the memory-aware figures, occupancy and annotations (all but the paper's).
 inline bool is_memory_aware(Model model) { return model != Model::paper; }
 

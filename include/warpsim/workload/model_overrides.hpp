@@ -22,7 +22,7 @@ struct ModelOverrides {
   std::optional<isa::Millicycles> tm;
   std::vector<std::optional<isa::Millicycles>> memory_durations;  // d1, d2, ...; nullopt: the profile's, else the program's
   std::string section;  // the profile's [calibration.<section>] to use; empty: the workload's kernel
-  Model model = Model::memory;
+  Model model = kDefaultModel;
   std::int64_t max_warp_instructions = core::kDefaultMaxWarpInstructions;  // --max-instructions
   std::int64_t dynamic_shared_bytes = 0;  // PTX kernels: the launch's dynamic shared memory, for occupancy
 

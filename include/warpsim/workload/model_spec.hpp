@@ -17,7 +17,7 @@
 namespace warpsim::sim::workload {
 
 struct ModelSpec {
-  Model model = Model::memory;
+  Model model = kDefaultModel;
   isa::Millicycles tm = 0;                 // t_m
   std::int64_t core_packages_per_sm = 1;   // N_cp of Algorithm 1 (the launch's plan uses it)
   // The memory-aware model's prices and barrier layout, only where some program is annotated
