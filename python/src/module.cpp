@@ -135,6 +135,7 @@ warpsim::SimulateRequest simulation_request(const nb::dict& options) {
   request.ptx = ptx_options(o);
   request.registers = o.get<std::int64_t>("registers");
   o.set(request.ptxas, "ptxas");
+  o.set(request.nvdisasm, "nvdisasm");
   o.set(request.use_cache, "use_cache");
   o.set(request.timeline, "timeline");
   o.set(request.trace, "trace");

@@ -172,13 +172,13 @@ def _simulation(gpu: str, params: Any, kernel: Optional[str], tp: Optional[float
                 regs: Optional[int], ptxas: str, use_cache: bool, emulate_all: bool, unknown_trips: int,
                 unknown_branch: str, max_steps: Optional[int], load_cycles: Optional[float],
                 store_cycles: Optional[float], max_instructions: Optional[int], nvcc_flags: str = "",
-                dynamic_smem: int = 0) -> dict[str, Any]:
+                dynamic_smem: int = 0, nvdisasm: str = "nvdisasm") -> dict[str, Any]:
     """The options ``simulate`` and ``search_block_size`` share (the CLI's simulation_request)."""
     return {"gpu": os.fspath(gpu), "params": _params(params), "tp_us": _number(tp, "tp"), "tm": _number(tm, "tm"),
             "nvcc_flags": _text(nvcc_flags, "nvcc_flags"),
             "dynamic_shared_bytes": _optional_count(dynamic_smem, "dynamic_smem"),
             "model": _text(model, "model"), "registers": _optional_count(regs, "regs"),
-            "ptxas": _text(ptxas, "ptxas"), "use_cache": bool(use_cache),
+            "ptxas": _text(ptxas, "ptxas"), "nvdisasm": _text(nvdisasm, "nvdisasm"), "use_cache": bool(use_cache),
             "max_instructions": _optional_count(max_instructions, "max_instructions"),
             **_ptx_options(kernel, emulate_all, unknown_trips, unknown_branch, max_steps, load_cycles, store_cycles)}
 
@@ -190,17 +190,19 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
              unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
              max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False,
-             nvcc_flags: str = "", dynamic_smem: int = 0) -> SimulateResult:
+             nvcc_flags: str = "", dynamic_smem: int = 0, nvdisasm: str = "nvdisasm") -> SimulateResult:
     """T_k of a .kp program, .ptx kernel or .cu file: ``warpsim simulate PATH --gpu GPU --grid G --block B``.
 
     ``tp`` is t_p in microseconds and ``tm`` t_m in cycles (None: the profile's calibration, as
     the CLI); ``kernel`` picks the PTX entry; ``model`` is "pipes" (DEFAULT_MODEL), "memory" or "paper"; the other
     keywords are the CLI's flags of the same names (``regs`` is --regs, ``use_cache=False``
     --no-cache, ``nvcc_flags`` --nvcc-flags for a .cu, ``dynamic_smem`` the launch's dynamic shared
-    bytes). ``timeline``/``trace`` fill ``timeline_svg``/``trace_json``.
+    bytes, ``nvdisasm`` --nvdisasm: "none" times the PTX in PTX order). ``timeline``/``trace`` fill
+    ``timeline_svg``/``trace_json``; ``result.ptx.instruction_stream`` says which stream was timed.
     """
     options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
-                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem)
+                          unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem,
+                          nvdisasm)
     options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"),
                    timeline=bool(timeline), trace=bool(trace))
     text, notes, svg, events = _warpsim.simulate(options)
