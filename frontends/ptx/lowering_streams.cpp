@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "warpsim/isa/input_error.hpp"
+
 namespace warpsim::ptx {
 namespace {
 
@@ -44,8 +46,7 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
   for (const TraceItem& item : items) {
     switch (item.kind) {
       case TraceItem::Kind::calc:
-        program.add_calc(item.opens_period ? calc_period_duration(item.count) : item.count * isa::kMillicyclesPerCycle, item.mix);
-        notes.push_back(OpNote{item.count, item.opens_period, 0, false, item.source});
+        add_calc_run(item, program, notes);
         break;
       case TraceItem::Kind::load:
       case TraceItem::Kind::store: {
@@ -93,6 +94,54 @@ std::int64_t saturating_product(std::int64_t a, std::int64_t b) {
 }
 
 }  // namespace
+
+void add_calc_run(const TraceItem& item, isa::Program& program, std::vector<OpNote>& notes, const CalcOpLimits& limits) {
+  const auto add = [&](std::int64_t instructions, bool opens_period, const isa::CalcMix& mix) {
+    program.add_calc(opens_period ? calc_period_duration(instructions) : instructions * isa::kMillicyclesPerCycle, mix);
+    notes.push_back(OpNote{instructions, opens_period, 0, false, item.source});
+  };
+  std::int64_t most = item.mix.issue;
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) most = std::max({most, item.mix.work[p], item.mix.chain[p]});
+  if (most <= limits.counts && item.count <= limits.instructions) {
+    add(item.count, item.opens_period, item.mix);
+    return;
+  }
+  // The fewest ops of at most half the limits each; R takes up to ops - 1 more of each count than
+  // P, which fits while ops - 1 is at most the other half.
+  const auto ops_for = [](std::int64_t n, std::int64_t limit) { return n / (limit / 2) + (n % (limit / 2) != 0 ? 1 : 0); };
+  const std::int64_t ops = std::max(ops_for(most, limits.counts), ops_for(item.count, limits.instructions));
+  if (ops - 1 > limits.counts - limits.counts / 2 || ops - 1 > limits.instructions - limits.instructions / 2) {
+    const int first = item.source.empty() ? 0 : item.source.front().line;
+    const int last = item.source.empty() ? 0 : item.source.back().line;
+    throw InputError(SourceLocation{program.source(), first, 0},
+                     "kernel " + program.name() + ": lines " + std::to_string(first) + " to " + std::to_string(last) + " run " +
+                         std::to_string(std::max(most, item.count)) +
+                         " instructions (PTX, SASS issued, or on one pipe) with no memory access between them, more than " +
+                         "warpsim can time as one stretch (about 2^58): run fewer loop iterations (a smaller trip count, " +
+                         "or a lower --max-steps)");
+  }
+  const auto piece = [&](std::int64_t n) { return n / ops; };
+  const auto rest = [&](std::int64_t n) { return n - (ops - 1) * (n / ops); };
+  isa::CalcMix p_mix, r_mix;
+  p_mix.issue = piece(item.mix.issue);
+  r_mix.issue = rest(item.mix.issue);
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+    p_mix.work[p] = piece(item.mix.work[p]);
+    r_mix.work[p] = rest(item.mix.work[p]);
+    p_mix.chain[p] = piece(item.mix.chain[p]);
+    r_mix.chain[p] = rest(item.mix.chain[p]);
+  }
+  add(rest(item.count), item.opens_period, r_mix);
+  if (ops == 2) {
+    add(piece(item.count), false, p_mix);
+    return;
+  }
+  program.begin_repeat(ops - 1);
+  notes.emplace_back();
+  add(piece(item.count), false, p_mix);
+  program.end_repeat();
+  notes.emplace_back();
+}
 
 std::uint32_t StreamTable::add(std::vector<TraceItem>&& stream, std::int64_t first_warp, std::int64_t warps) {
   std::vector<std::uint32_t>& candidates = by_hash_[stream_hash(stream)];

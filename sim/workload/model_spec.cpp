@@ -37,25 +37,32 @@ core::CoreOptions ModelSpec::core_options() const {
 }
 
 std::vector<std::int64_t> ModelSpec::fingerprint() const {
+  // Every field of MemoryTiming, BarrierLayout and PipeTiming goes into the key through a
+  // structured binding, which names all of an aggregate's fields or does not compile: a field
+  // added to one of them breaks the build here until it is added to the key (a size check would
+  // miss a field that fits in padding).
   std::vector<std::int64_t> key{static_cast<std::int64_t>(model), tm, core_packages_per_sm, max_warp_instructions,
                                 memory ? 1 : 0};
+  const auto add_barriers = [&] {
+    const auto& [packages, warps_per_block, package] = barriers;
+    key.insert(key.end(), {packages, warps_per_block, package});
+  };
   if (memory) {
-    const core::MemoryTiming& m = *memory;
-    const auto cache_bytes_bits = std::bit_cast<std::int64_t>(m.cache_bytes_per_block);  // exactly, not rounded
-    key.insert(key.end(), {m.issue_per_transaction, m.global_latency, m.cache_latency, cache_bytes_bits, m.shared_latency,
-                           m.constant_latency, m.constant_serialisation, m.dram_per_sector, m.unknown_sectors,
-                           barriers.packages, barriers.warps_per_block, barriers.package});
+    const auto& [issue_per_transaction, global_latency, cache_latency, cache_bytes_per_block, shared_latency,
+                 constant_latency, constant_serialisation, dram_per_sector, unknown_sectors] = *memory;
+    const auto cache_bytes_bits = std::bit_cast<std::int64_t>(cache_bytes_per_block);  // exactly, not rounded
+    key.insert(key.end(), {issue_per_transaction, global_latency, cache_latency, cache_bytes_bits, shared_latency,
+                           constant_latency, constant_serialisation, dram_per_sector, unknown_sectors});
+    add_barriers();
   }
   key.push_back(pipes ? 1 : 0);
   if (pipes) {
-    key.insert(key.end(), pipes->occupancy.begin(), pipes->occupancy.end());
-    key.insert(key.end(), pipes->latency.begin(), pipes->latency.end());
-    key.insert(key.end(), {pipes->issue, barriers.packages, barriers.warps_per_block, barriers.package});
+    const auto& [occupancy, latency, issue] = *pipes;
+    key.insert(key.end(), occupancy.begin(), occupancy.end());
+    key.insert(key.end(), latency.begin(), latency.end());
+    key.push_back(issue);
+    add_barriers();
   }
-  // Guards the list above: a field added to MemoryTiming, BarrierLayout or PipeTiming must be added here too.
-  static_assert(sizeof(core::MemoryTiming) == 9 * 8);
-  static_assert(sizeof(core::BarrierLayout) == 3 * 8);
-  static_assert(sizeof(core::PipeTiming) == (2 * isa::kPipeCount + 1) * 8);
   return key;
 }
 

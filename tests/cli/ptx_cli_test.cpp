@@ -106,6 +106,20 @@ TEST(PtxCli, SimulatePtxMatchesSimulateOfItsLoweredProgram) {
   EXPECT_EQ(a["warp_programs"], 1);
 }
 
+TEST(PtxCli, LongComputeOnlyLoopSimulates) {
+  // 2^27 PTX instructions without a memory access, more than 2^30 issued: the lowering splits the
+  // run (design review 2026-11, 4.3); it was refused with a .kp message ("a calc's issue and pipe
+  // counts must be whole numbers in [0, 2^30]"). 576 cycles a trip under pipes (its div chain),
+  // 8 instructions a trip under memory (the paper's calc period).
+  const std::string kernel = "simulate tests/ptx/cases/long_compute_loop.ptx --gpu a100 --grid 1 --block 32 --param 0=16777216";
+  const Result pipes = run_warpsim(kernel + " --model pipes");
+  ASSERT_EQ(pipes.status, 0) << pipes.err;
+  EXPECT_EQ(nlohmann::json::parse(pipes.out)["cycles"], 576LL * 16777216 + 4);
+  const Result memory = run_warpsim(kernel + " --model memory");
+  ASSERT_EQ(memory.status, 0) << memory.err;
+  EXPECT_EQ(nlohmann::json::parse(memory.out)["cycles"], 8LL * 16777216 + 5 + 9);
+}
+
 TEST(PtxCli, SimulateMixedWarpPrograms) {
   // 100 of 128 threads run the kernel, the last warp exits at once: two warp programs.
   const std::string dir = test_dir();

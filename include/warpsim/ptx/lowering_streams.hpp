@@ -13,6 +13,24 @@
 
 namespace warpsim::ptx {
 
+// What one calc op of a program holds (isa::Program::add_calc): each count of its mix (issue, a
+// pipe's work or chain) up to isa::kMaxMixCount, and a duration up to 10^9 cycles, which is its
+// PTX instructions (plus 9 for a period's first op).
+struct CalcOpLimits {
+  std::int64_t counts = isa::kMaxMixCount;
+  std::int64_t instructions = isa::kMaxDuration / isa::kMillicyclesPerCycle - kCalcPeriodExtraCycles;
+};
+
+// Appends the calc run `item` (a TraceItem::Kind::calc) to `program` as one op, with its note.
+// A run that one op cannot hold (a long loop without memory access folds into one run) is written
+// as `calc R; repeat k-1 { calc P }`, k the fewest ops of at most half the limits: P has each count
+// over k, rounded down, and R the rest and the period's 9 cycles (so R fits too). The counts and
+// durations add up to the run's, and where one term decides a calc's time (the memory model's
+// duration; the pipes model's chain, issue or a pipe's work) the time is the unsplit op's. Each
+// op's note keeps the run's lines (explain spreads an op's time over them in proportion). Throws
+// InputError, at the run's first line, for a run too long to time even so (about 2^58).
+void add_calc_run(const TraceItem& item, isa::Program& program, std::vector<OpNote>& notes, const CalcOpLimits& limits = {});
+
 class StreamTable {
  public:
   // The id of `stream` (moved in when new); `warps` more warps run it, the first being `first_warp`.
