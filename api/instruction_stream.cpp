@@ -37,7 +37,7 @@ nlohmann::ordered_json instruction_stream_json(const InstructionStream& s) {
 }
 
 std::string instruction_stream_line(const InstructionStream& s) {
-  if (s.timed != "sass") return "instruction stream: PTX order, the expansion table's SASS counts (" + s.note + ")";
+  if (s.timed != "sass") return "instruction stream: PTX order (" + s.note + ")";
   std::string line = "instruction stream: SASS " + s.arch + " (ptxas " + (s.ptxas_version.empty() ? "?" : s.ptxas_version) +
                      ", nvdisasm " + (s.nvdisasm_version.empty() ? "?" : s.nvdisasm_version) + "): " +
                      std::to_string(s.sass_instructions) + " instructions; " + std::to_string(s.unrolled_blocks) + " of " +

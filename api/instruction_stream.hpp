@@ -15,7 +15,7 @@ namespace warpsim::api {
 InstructionStream instruction_stream(const sim::workload::SassStream& stream, const std::optional<ptx::SassCoverage>& coverage);
 nlohmann::ordered_json instruction_stream_json(const InstructionStream& stream);
 // "instruction stream: SASS sm_80 (ptxas 13.0.88, nvdisasm 13.5.37): 412 instructions; 2 of 9 PTX
-// blocks unrolled, 0 priced from the PTX table" or "instruction stream: PTX order (REASON)".
+// blocks unrolled, 0 priced from the PTX table" (PTX order is a warning of the prediction's).
 std::string instruction_stream_line(const InstructionStream& stream);
 
 }  // namespace warpsim::api

@@ -266,7 +266,8 @@ std::string to_text(const SimulateResult& r) {
   }
   if (r.ptx) {
     text += r.ptx->parameters_line;
-    if (r.ptx->stream) text += api::instruction_stream_line(*r.ptx->stream) + '\n';
+    // PTX order is said by the warning line (the lowering's warnings, on standard error).
+    if (r.ptx->stream && r.ptx->stream->timed == "sass") text += api::instruction_stream_line(*r.ptx->stream) + '\n';
     for (const std::string& line : api::assumption_lines(r.ptx->assumptions)) text += "assumption: " + line + '\n';
     if (r.compiled) text += api::compiled_text(*r.compiled);
   }

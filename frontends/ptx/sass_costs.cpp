@@ -28,7 +28,8 @@ SassCost cost_of(const sass::Instruction& instruction, int compute_capability) {
   // memory) issue on the control pipe: an issue slot, no throughput of their own.
   const isa::Pipe pipe = c.kind == sass::OpcodeKind::arithmetic ? c.pipe : isa::Pipe::control;
   const auto p = static_cast<std::size_t>(pipe);
-  cost.use.work[p] = c.kind == sass::OpcodeKind::arithmetic ? std::max<std::int64_t>(1, c.units) : 1;
+  // One warp-instruction on its pipe; a tensor instruction its units of kTensorUnitFmas.
+  cost.use.work[p] = isa::is_tensor(pipe) ? std::max<std::int64_t>(1, c.units) : 1;
   cost.use.chain[p] = 1;
   return cost;
 }
@@ -78,6 +79,7 @@ class Attribution {
       std::vector<PtxRef>& owners = owners_[&function];
       const std::size_t end = function.padding_start();
       coverage.sass_instructions += static_cast<std::int64_t>(end);
+      const std::vector<bool> in_subroutine = subroutine_instructions(function, end);
       PtxRef current{*own, 0};
       for (std::uint32_t s = 0; s < end; ++s) {
         const auto line = static_cast<int>(function.code[s].ptx_line);
@@ -88,7 +90,17 @@ class Attribution {
           current = at->second;  // the markers name instruction lines; another line: the next instruction
         }
         owners.push_back(current);
-        sass_of_[current.function][current.index].push_back(SassRef{&function, s});
+        if (!in_subroutine[s]) sass_of_[current.function][current.index].push_back(SassRef{&function, s});
+      }
+      // A subroutine ptxas calls (CALL.REL to a label of the function: __internal division and
+      // the like) runs once per call: its instructions go with each calling PTX instruction.
+      for (std::uint32_t s = 0; s < end; ++s) {
+        const std::optional<std::size_t> entry = call_target(function, s);
+        if (!entry) continue;
+        for (std::size_t b = *entry; b < end; ++b) {
+          sass_of_[owners[s].function][owners[s].index].push_back(SassRef{&function, static_cast<std::uint32_t>(b)});
+          if (function.code[b].base() == "RET") break;
+        }
       }
     }
   }
@@ -102,6 +114,31 @@ class Attribution {
  private:
   std::vector<std::vector<std::vector<SassRef>>> sass_of_;  // [function][instruction]
   std::map<const sass::Function*, std::vector<PtxRef>> owners_;
+
+  // The label a CALL.REL at `s` names, as an instruction index of the function.
+  static std::optional<std::size_t> call_target(const sass::Function& function, std::size_t s) {
+    const sass::Instruction& in = function.code[s];
+    if (in.base() != "CALL") return std::nullopt;
+    const std::size_t open = in.operands.find("`(");
+    const std::size_t close = in.operands.find(')', open);
+    if (open == std::string::npos || close == std::string::npos) return std::nullopt;
+    const auto it = function.labels.find(in.operands.substr(open + 2, close - open - 2));
+    if (it == function.labels.end() || it->second >= function.code.size()) return std::nullopt;
+    return it->second;
+  }
+
+  // The instructions of the subroutines the function calls: from each CALL target to its RET.
+  static std::vector<bool> subroutine_instructions(const sass::Function& function, std::size_t end) {
+    std::vector<bool> inside(end, false);
+    for (std::size_t s = 0; s < end; ++s) {
+      const std::optional<std::size_t> entry = call_target(function, s);
+      for (std::size_t b = entry.value_or(end); b < end; ++b) {
+        inside[b] = true;
+        if (function.code[b].base() == "RET") break;
+      }
+    }
+    return inside;
+  }
 
   static std::optional<std::uint32_t> decoded(const DecodedModule& module, const std::string& name) {
     for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
@@ -118,6 +155,13 @@ class FunctionPricer {
       : function_(function), index_(index), attribution_(attribution), compute_capability_(compute_capability),
         coverage_(coverage) {
     for (const DecodedInstruction& in : function_.code) table_.push_back(in.pipes);
+    // Inside a loop: between a backward branch's target and the branch.
+    in_loop_.assign(function_.code.size(), false);
+    for (std::uint32_t j = 0; j < function_.code.size(); ++j) {
+      const DecodedInstruction& in = function_.code[j];
+      if (in.opcode != Opcode::bra || in.target > j) continue;
+      for (std::uint32_t k = in.target; k <= j; ++k) in_loop_[k] = true;
+    }
   }
 
   void price() {
@@ -135,6 +179,7 @@ class FunctionPricer {
   int compute_capability_;
   SassCoverage& coverage_;
   std::vector<PipeUse> table_;
+  std::vector<bool> in_loop_;
 
   const std::vector<SassRef>& sass_of(std::uint32_t i) const { return attribution_.sass_of(index_, i); }
   static const sass::Instruction& at(const SassRef& s) { return s.function->code[s.index]; }
@@ -144,6 +189,8 @@ class FunctionPricer {
   // has 4 FFMAs); 1 when no such instruction has any.
   std::int64_t copies_of(const BasicBlock& block) const {
     std::int64_t copies = 1;
+    // Only loops are unrolled; elsewhere a repeated opcode is the prologue's or ptxas's own moves.
+    if (!in_loop_[block.first]) return copies;
     for (std::uint32_t i = block.first; i <= block.last; ++i) {
       if (table_[i].issue != 1 || function_.code[i].opcode == Opcode::bra) continue;
       std::map<std::string_view, std::int64_t> per_opcode;
@@ -176,20 +223,34 @@ class FunctionPricer {
       total.issue = 0;
       for (const SassRef& s : sass_of(i)) {
         const PipeUse u = cost_of(at(s), compute_capability_).use;
-        total.issue += u.issue;
+        const bool tensor = std::any_of(u.work.begin() + static_cast<std::ptrdiff_t>(isa::Pipe::tensor_f16),
+                                        u.work.begin() + static_cast<std::ptrdiff_t>(isa::Pipe::tensor_f64) + 1,
+                                        [](std::int64_t w) { return w > 0; });
+        total.issue += tensor ? u.issue : 0;  // the tensor instructions (the others issue as their work)
         for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
           total.work[p] += u.work[p];
           total.chain[p] += u.chain[p];
         }
       }
+      // `issue` carries the tensor instructions alone (each other SASS instruction is one unit of
+      // work on its pipe), so a share's issue is its non-tensor work plus its tensor instructions:
+      // never work without an issue slot.
       PipeUse share{};
       after.issue += total.issue;
-      share.issue = static_cast<std::int32_t>(rounded(after.issue, copies) - rounded(before.issue, copies));
+      std::int64_t issue = 0;
+      bool tensor_work = false;
       for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
         after.work[p] += total.work[p];
         share.work[p] = rounded(after.work[p], copies) - rounded(before.work[p], copies);
         share.chain[p] = share.work[p] > 0 ? std::max<std::int64_t>(1, rounded(total.chain[p], copies)) : 0;
+        if (isa::is_tensor(isa::pipe_at(p))) {
+          tensor_work = tensor_work || share.work[p] > 0;
+        } else {
+          issue += share.work[p];
+        }
       }
+      const std::int64_t tensor_issue = rounded(after.issue, copies) - rounded(before.issue, copies);
+      share.issue = static_cast<std::int32_t>(issue + std::max<std::int64_t>(tensor_issue, tensor_work ? 1 : 0));
       before = after;
       in.pipes = share;
     }

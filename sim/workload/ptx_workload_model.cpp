@@ -159,6 +159,8 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   timed->kernel = std::shared_ptr<const ptx::LoweredKernel>(lowered, &kernel);
   timed->sass = stream;
   prediction.warnings = lowered->warnings;
+  // Without the SASS, one line says so (docs/sass.md); sweeps show it once per workload.
+  if (stream && !stream->listing) prediction.warnings.push_back("instruction stream: PTX order (" + stream->note + ")");
   // The cache lowers with the default cycles; d1 and d2, else the model's own, replace them.
   const isa::Millicycles load = !durations.empty() && durations[0] ? *durations[0] : options_.load_cycles;
   const isa::Millicycles store = durations.size() > 1 && durations[1] ? *durations[1] : options_.store_cycles;
@@ -168,7 +170,7 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   std::int64_t registers = kDefaultRegistersPerThread;
   if (is_memory_aware(overrides.model)) {
     // One ptxas run gives the SASS and the count, for the GPU's own architecture only.
-    const bool same_run = !registers_.given && stream && stream->listing && stream->registers &&
+    const bool same_run = !registers_.given && stream && stream->registers &&
                           stream->arch == "sm_" + arch_digits(gpu.compute_capability);
     const Sourced sourced = same_run ? Sourced{*stream->registers, "ptxas -arch=" + stream->arch} : registers_for(gpu, source);
     registers = sourced.value;

@@ -94,6 +94,9 @@ Compiled compile(const SassTools& tools, const std::string& marked, const std::s
   }
   out.registers = parse_ptxas_registers(built.output, entry);
   const ProgramRun listed = run_program({tools.nvdisasm, "-c", "-hex", "-g", cubin.string()}, kToolLimit, kMaxListing);
+  // Both ran to their end: the same input gives the same answer (a missing nvdisasm installed
+  // later is another program identity, another key).
+  out.worth_keeping = listed.started && !listed.timed_out;
   if (!listed.started) {
     out.note = tools.nvdisasm + " was not found (pip install nvidia-cuda-nvdisasm, or --nvdisasm PATH)";
   } else if (listed.timed_out || listed.truncated || listed.exit_status != 0) {
@@ -102,7 +105,6 @@ Compiled compile(const SassTools& tools, const std::string& marked, const std::s
                                                     : " failed: " + first_line(listed.output));
   } else {
     out.listing = listed.output;
-    out.worth_keeping = true;
   }
   return out;
 }

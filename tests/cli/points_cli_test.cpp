@@ -31,12 +31,12 @@ TEST(PointsCli, EachRowAsSimulateAndPredictGiveIt) {
   const sim::report::CsvTable table = sweep_points("-j 2", test_dir() + "/points.csv");
   ASSERT_EQ(table.rows.size(), 5u);
   const std::size_t time = table.column("time_us");
-  // PTX with 32 registers, as suites take it (no ptxas).
+  // PTX as suites take it: registers and the SASS from ptxas (and nvdisasm) where they run.
   const std::vector<std::string> expected = {
-      "simulate " + kMatMul + " --gpu rtx2080 --grid 4,4 --block 16,16 --param 3=64 --ptxas none",
+      "simulate " + kMatMul + " --gpu rtx2080 --grid 4,4 --block 16,16 --param 3=64",
       "simulate " + kMtxMulVec + " --gpu rtx2080 --grid 8 --block 32 --param N=256",
       "predict dwt_matrix --gpu rtx2060 --param K=8 --param N=1024",
-      "simulate " + kMatMul + " --gpu rtx2080 --grid 7,7,1 --block 16,16,1 --param 3=100 --ptxas none --tp 2.5 --tm 40",
+      "simulate " + kMatMul + " --gpu rtx2080 --grid 7,7,1 --block 16,16,1 --param 3=100 --tp 2.5 --tm 40",
       "simulate " + kMtxMulVec + " --gpu rtx2060 --grid 4 --block 64 --param N=128 --tp 1.5 --tm 31.5",
   };
   for (std::size_t i = 0; i < expected.size(); ++i) {
