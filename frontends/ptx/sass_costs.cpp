@@ -194,7 +194,13 @@ class FunctionPricer {
     for (std::uint32_t i = block.first; i <= block.last; ++i) {
       if (table_[i].issue != 1 || function_.code[i].opcode == Opcode::bra) continue;
       std::map<std::string_view, std::int64_t> per_opcode;
-      for (const SassRef& s : sass_of(i)) copies = std::max(copies, ++per_opcode[at(s).opcode]);
+      for (const SassRef& s : sass_of(i)) {
+        // The instruction's own work (arithmetic, memory); not the moves and uniform-datapath
+        // constants ptxas puts beside it (two UMOVs beside a DFMA are not two copies).
+        const sass::OpcodeClass c = sass::pipe_of(at(s), compute_capability_);
+        const bool own = (c.kind == sass::OpcodeKind::arithmetic && !c.move) || c.kind == sass::OpcodeKind::memory;
+        if (own) copies = std::max(copies, ++per_opcode[at(s).opcode]);
+      }
     }
     return copies;
   }
