@@ -107,6 +107,33 @@ TEST(PtxCli, SimulatePtxMatchesSimulateOfItsLoweredProgram) {
   EXPECT_EQ(a["warp_programs"], 1);
 }
 
+// Which stream the pipes model timed: the JSON says so (with the tools' releases); PTX order is
+// also a warning line with the reason (docs/sass.md, "The timed stream").
+TEST(PtxCli, InstructionStreamIsReported) {
+  const std::string kernel = "simulate workloads/sgemm/sgemm.ptx --kernel sgemm_tiled --gpu a100 --grid 4,4 --block 16,16 --param 0=64";
+  const Result ptx_order = run_warpsim(kernel + " --nvdisasm none");
+  ASSERT_EQ(ptx_order.status, 0) << ptx_order.err;
+  const auto p = nlohmann::json::parse(ptx_order.out)["instruction_stream"];
+  EXPECT_EQ(p["timed"], "ptx");
+  EXPECT_EQ(p["note"], "--nvdisasm none");
+  EXPECT_NE(ptx_order.err.find("warning: instruction stream: PTX order (--nvdisasm none)"), std::string::npos) << ptx_order.err;
+  const Result memory = run_warpsim(kernel + " --model memory");
+  ASSERT_EQ(memory.status, 0) << memory.err;
+  EXPECT_FALSE(nlohmann::json::parse(memory.out).contains("instruction_stream"));  // the memory model reads PTX counts
+  const Result sass = run_warpsim(kernel);
+  ASSERT_EQ(sass.status, 0) << sass.err;
+  const auto s = nlohmann::json::parse(sass.out)["instruction_stream"];
+  if (s["timed"] != "sass") GTEST_SKIP() << "no SASS here: " << s["note"];
+  EXPECT_EQ(s["arch"], "sm_80");
+  EXPECT_FALSE(s["ptxas_version"].get<std::string>().empty());
+  EXPECT_FALSE(s["nvdisasm_version"].get<std::string>().empty());
+  EXPECT_EQ(s["unmapped_blocks"], 0);
+  EXPECT_GT(s["sass_instructions"].get<int>(), 0);
+  EXPECT_EQ(sass.err.find("instruction stream"), std::string::npos) << sass.err;
+  const Result text = run_warpsim(kernel + " --format text");
+  EXPECT_NE(text.out.find("instruction stream: SASS sm_80 (ptxas "), std::string::npos) << text.out;
+}
+
 TEST(PtxCli, LongComputeOnlyLoopSimulates) {
   // 2^27 PTX instructions without a memory access, more than 2^30 issued: the lowering splits the
   // run (design review 2026-11, 4.3); it was refused with a .kp message ("a calc's issue and pipe

@@ -110,6 +110,14 @@ def test_simulate_ptx_matches_cli():
     assert plain(result) == expected
 
 
+def test_simulate_names_the_instruction_stream():
+    # nvdisasm="none" is --nvdisasm none: the PTX in PTX order, said by the report and a warning.
+    with pytest.warns(UserWarning, match="instruction stream: PTX order"):
+        result = warpsim.simulate(MTX_PTX, "rtx2060", grid="2", block=(256,), params={0: 512}, nvdisasm="none")
+    assert result.ptx.instruction_stream["timed"] == "ptx"
+    assert result.ptx.instruction_stream["note"] == "--nvdisasm none"
+
+
 def test_simulate_ptx_kernel_by_name_matches_cli():
     # A file of two kernels: `kernel` is --kernel; a parameter by its position as a str key.
     path = "workloads/histogram/histogram.ptx"
