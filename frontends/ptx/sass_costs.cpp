@@ -44,6 +44,17 @@ bool ends_sass_block(const sass::Instruction& s) {
   return false;
 }
 
+// The instruction index of the label a branch or call at `s` names (`(.L_x_0)`), if it has one.
+std::optional<std::size_t> label_target(const sass::Function& function, std::size_t s) {
+  const sass::Instruction& in = function.code[s];
+  const std::size_t open = in.operands.find("`(");
+  const std::size_t close = open == std::string::npos ? open : in.operands.find(')', open);
+  if (close == std::string::npos) return std::nullopt;
+  const auto it = function.labels.find(in.operands.substr(open + 2, close - open - 2));
+  if (it == function.labels.end() || it->second >= function.code.size()) return std::nullopt;
+  return it->second;
+}
+
 // round(n / d) for n >= 0, d > 0, halves up.
 std::int64_t rounded(std::int64_t n, std::int64_t d) { return (2 * n + d) / (2 * d); }
 
@@ -115,16 +126,10 @@ class Attribution {
   std::vector<std::vector<std::vector<SassRef>>> sass_of_;  // [function][instruction]
   std::map<const sass::Function*, std::vector<PtxRef>> owners_;
 
-  // The label a CALL.REL at `s` names, as an instruction index of the function.
+  // The subroutine a CALL.REL at `s` enters, as an instruction index of the function.
   static std::optional<std::size_t> call_target(const sass::Function& function, std::size_t s) {
-    const sass::Instruction& in = function.code[s];
-    if (in.base() != "CALL") return std::nullopt;
-    const std::size_t open = in.operands.find("`(");
-    const std::size_t close = in.operands.find(')', open);
-    if (open == std::string::npos || close == std::string::npos) return std::nullopt;
-    const auto it = function.labels.find(in.operands.substr(open + 2, close - open - 2));
-    if (it == function.labels.end() || it->second >= function.code.size()) return std::nullopt;
-    return it->second;
+    if (function.code[s].base() != "CALL") return std::nullopt;
+    return label_target(function, s);
   }
 
   // The instructions of the subroutines the function calls: from each CALL target to its RET.
@@ -271,16 +276,7 @@ class FunctionPricer {
     for (const SassRef& k : sass_of(i)) {
       const sass::Instruction& load = at(k);
       if (cost_of(load, compute_capability_).memory == false || load.control.write_barrier < 0) continue;
-      const sass::Function& function = *k.function;
-      const std::size_t end = function.padding_start();
-      std::int64_t gap = 0, before = 0;
-      for (std::size_t j = k.index + 1; j < end && !starts_block(function, j); ++j) {
-        if (function.code[j].control.waits_on(load.control.write_barrier)) break;
-        ++gap;
-        const PtxRef o = attribution_.owner(SassRef{&function, static_cast<std::uint32_t>(j)});
-        if (o.function == index_ && o.index < i) ++before;
-        if (ends_sass_block(function.code[j])) break;
-      }
+      const auto [gap, before] = distance_to_use(*k.function, k.index, i);
       gaps += gap;
       hoisted += before;
       ++loads;
@@ -290,6 +286,24 @@ class FunctionPricer {
     in.hoist = static_cast<std::int32_t>(rounded(hoisted, loads));
     in.use_distance = static_cast<std::int32_t>(std::max<std::int64_t>(0, rounded(gaps, loads) - in.hoist));
     ++coverage_.loads;
+  }
+
+  // The SASS instructions from the load at `k` to the first that waits on its scoreboard (or the
+  // end of its SASS block), and how many of them come from PTX instructions before it: the ones
+  // ptxas hoisted it above. (A load ptxas moved into the previous iteration, software pipelining,
+  // would need the count to go on from the loop head; none of our listings has one.)
+  std::pair<std::int64_t, std::int64_t> distance_to_use(const sass::Function& function, std::size_t k, std::uint32_t i) const {
+    const int barrier = function.code[k].control.write_barrier;
+    const std::size_t end = function.padding_start();
+    std::int64_t gap = 0, before = 0;
+    for (std::size_t j = k + 1; j < end && !starts_block(function, j); ++j) {
+      if (function.code[j].control.waits_on(barrier)) break;
+      ++gap;
+      const PtxRef o = attribution_.owner(SassRef{&function, static_cast<std::uint32_t>(j)});
+      if (o.function == index_ && o.index < i) ++before;
+      if (ends_sass_block(function.code[j])) break;
+    }
+    return {gap, before};
   }
 
   static bool starts_block(const sass::Function& function, std::size_t index) {
