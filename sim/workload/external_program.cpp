@@ -92,6 +92,11 @@ ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::millis
   return run;
 }
 
+std::string first_output_line(const std::string& output) {
+  const std::string line = output.substr(0, output.find('\n'));
+  return line.size() > 200 ? line.substr(0, 200) + "..." : line;
+}
+
 std::string program_identity(const std::string& program) {
   std::error_code error;
   std::string found = program;

@@ -160,7 +160,9 @@ Prediction PtxWorkloadModel::predict(const gpus::Profile& gpu, const Point& poin
   timed->sass = stream;
   prediction.warnings = lowered->warnings;
   // Without the SASS, one line says so (docs/sass.md); sweeps show it once per workload.
-  if (stream && !stream->listing) prediction.warnings.push_back("instruction stream: PTX order (" + stream->note + ")");
+  // (Not when the user chose it: --ptxas none or --nvdisasm none.)
+  const bool chosen = registers_.ptxas == "none" || registers_.nvdisasm == "none";
+  if (stream && !stream->listing && !chosen) prediction.warnings.push_back("instruction stream: PTX order (" + stream->note + ")");
   // The cache lowers with the default cycles; d1 and d2, else the model's own, replace them.
   const isa::Millicycles load = !durations.empty() && durations[0] ? *durations[0] : options_.load_cycles;
   const isa::Millicycles store = durations.size() > 1 && durations[1] ? *durations[1] : options_.store_cycles;

@@ -7,18 +7,13 @@
 #include "warpsim/isa/text_file.hpp"
 #include "warpsim/workload/external_program.hpp"
 #include "warpsim/workload/ptxas_cache.hpp"
+#include "warpsim/workload/sass_stream.hpp"
 #include "warpsim/workload/timing_model.hpp"
 
 namespace warpsim::sim::workload {
 namespace {
 
 constexpr std::chrono::seconds kPtxasLimit{60};
-constexpr int kOldestArch = 75;  // the oldest sm_ that ptxas of CUDA 13 compiles for
-
-std::string first_line(const std::string& text) {
-  const std::string line = text.substr(0, text.find('\n'));
-  return line.size() > 200 ? line.substr(0, 200) + "..." : line;
-}
 
 }  // namespace
 
@@ -77,7 +72,7 @@ PtxasRegisters run_ptxas(const std::string& ptxas, const std::string& ptx_path, 
   // A relative path that starts with '-' would read as an option.
   const std::string file = ptx_path.starts_with('/') ? ptx_path : "./" + ptx_path;
   worth_keeping = false;
-  for (const int arch : {wanted, kOldestArch}) {
+  for (const int arch : {wanted, kOldestPtxasArch}) {
     result.arch = "sm_" + std::to_string(arch);
     const ProgramRun run =
         run_program({ptxas, "-arch=" + result.arch, "-v", "-e", entry, file, "-o", "/dev/null"}, kPtxasLimit);
@@ -91,8 +86,8 @@ PtxasRegisters run_ptxas(const std::string& ptxas, const std::string& ptx_path, 
     }
     worth_keeping = true;  // ptxas ran to its end: the same input gives the same answer
     if (run.exit_status != 0) {
-      if (arch == wanted && wanted < kOldestArch && run.output.find("gpu-name") != std::string::npos) continue;
-      result.note = ptxas + " -arch=" + result.arch + " failed: " + first_line(run.output);
+      if (arch == wanted && wanted < kOldestPtxasArch && run.output.find("gpu-name") != std::string::npos) continue;
+      result.note = ptxas + " -arch=" + result.arch + " failed: " + first_output_line(run.output);
       return result;
     }
     result.registers = parse_ptxas_registers(run.output, entry);

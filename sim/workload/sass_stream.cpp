@@ -22,11 +22,6 @@ namespace {
 constexpr std::chrono::seconds kToolLimit{120};
 constexpr std::size_t kMaxListing = std::size_t{256} << 20;
 
-std::string first_line(const std::string& text) {
-  const std::string line = text.substr(0, text.find('\n'));
-  return line.size() > 200 ? line.substr(0, 200) + "..." : line;
-}
-
 // "13.0.88" from `--version`'s "Cuda compilation tools, release 13.0, V13.0.88"; "" when it has none.
 std::string version_of(const std::string& program) {
   static std::mutex mutex;
@@ -88,7 +83,7 @@ Compiled compile(const SassTools& tools, const std::string& marked, const std::s
   }
   if (built.timed_out || built.exit_status != 0) {
     out.note = tools.ptxas + " -arch=" + arch + " -lineinfo " +
-               (built.timed_out ? std::string("took more than 120 s") : "failed: " + first_line(built.output));
+               (built.timed_out ? std::string("took more than 120 s") : "failed: " + first_output_line(built.output));
     out.worth_keeping = !built.timed_out;
     return out;
   }
@@ -96,13 +91,13 @@ Compiled compile(const SassTools& tools, const std::string& marked, const std::s
   const ProgramRun listed = run_program({tools.nvdisasm, "-c", "-hex", "-g", cubin.string()}, kToolLimit, kMaxListing);
   // Both ran to their end: the same input gives the same answer (a missing nvdisasm installed
   // later is another program identity, another key).
-  out.worth_keeping = listed.started && !listed.timed_out;
+  out.worth_keeping = !listed.timed_out;
   if (!listed.started) {
     out.note = tools.nvdisasm + " was not found (pip install nvidia-cuda-nvdisasm, or --nvdisasm PATH)";
   } else if (listed.timed_out || listed.truncated || listed.exit_status != 0) {
     out.note = tools.nvdisasm + (listed.timed_out ? std::string(" took more than 120 s")
                                  : listed.truncated ? " printed more than 256 MiB"
-                                                    : " failed: " + first_line(listed.output));
+                                                    : " failed: " + first_output_line(listed.output));
   } else {
     out.listing = listed.output;
   }
@@ -154,7 +149,7 @@ SassStream sass_stream(const SassTools& tools, const PtxSource& source, const st
   const std::string digits = arch_digits(compute_capability);
   int wanted = 0;
   std::from_chars(digits.data(), digits.data() + digits.size(), wanted);
-  const int arch = std::max(wanted, kOldestSassArch);
+  const int arch = std::max(wanted, kOldestPtxasArch);
   stream.arch = "sm_" + std::to_string(arch);
   stream.compute_capability = arch;
   const std::string marked = ptx::with_line_markers(read_text_file(source.path), *source.module);

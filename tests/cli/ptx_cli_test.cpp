@@ -107,8 +107,8 @@ TEST(PtxCli, SimulatePtxMatchesSimulateOfItsLoweredProgram) {
   EXPECT_EQ(a["warp_programs"], 1);
 }
 
-// Which stream the pipes model timed: the JSON says so (with the tools' releases); PTX order is
-// also a warning line with the reason (docs/sass.md, "The timed stream").
+// Which stream the pipes model timed: the JSON says so (with the tools' releases); PTX order the
+// user did not choose is also a warning line with the reason (docs/sass.md, "The timed stream").
 TEST(PtxCli, InstructionStreamIsReported) {
   const std::string kernel = "simulate workloads/sgemm/sgemm.ptx --kernel sgemm_tiled --gpu a100 --grid 4,4 --block 16,16 --param 0=64";
   const Result ptx_order = run_warpsim(kernel + " --nvdisasm none");
@@ -116,7 +116,11 @@ TEST(PtxCli, InstructionStreamIsReported) {
   const auto p = nlohmann::json::parse(ptx_order.out)["instruction_stream"];
   EXPECT_EQ(p["timed"], "ptx");
   EXPECT_EQ(p["note"], "--nvdisasm none");
-  EXPECT_NE(ptx_order.err.find("warning: instruction stream: PTX order (--nvdisasm none)"), std::string::npos) << ptx_order.err;
+  EXPECT_EQ(ptx_order.err.find("instruction stream"), std::string::npos) << "the user chose it: " << ptx_order.err;
+  const Result missing = run_warpsim(kernel + " --nvdisasm /nonexistent/nvdisasm");
+  ASSERT_EQ(missing.status, 0) << missing.err;
+  EXPECT_NE(missing.err.find("warning: instruction stream: PTX order (/nonexistent/nvdisasm was not found"), std::string::npos)
+      << missing.err;
   const Result memory = run_warpsim(kernel + " --model memory");
   ASSERT_EQ(memory.status, 0) << memory.err;
   EXPECT_FALSE(nlohmann::json::parse(memory.out).contains("instruction_stream"));  // the memory model reads PTX counts

@@ -45,7 +45,8 @@ TEST(SweepCli, PtxWarningsOncePerWorkloadFromTheFirstPointThatHadThem) {
   ASSERT_EQ(one.status, 0) << one.err;
   EXPECT_EQ(one.out, two.out);
   EXPECT_EQ(one.err, two.err);
-  EXPECT_EQ(std::count(one.err.begin(), one.err.end(), '\n'), 1) << one.err;
+  const std::string warned = without_ptx_order_warning(one.err);
+  EXPECT_EQ(std::count(warned.begin(), warned.end(), '\n'), 1) << one.err;
   EXPECT_EQ(one.err.rfind("warpsim: warning: branchy n=64: ", 0), 0u) << one.err;
   EXPECT_NE(one.err.find("depended on values warpsim cannot know"), std::string::npos) << one.err;
 }

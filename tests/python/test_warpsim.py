@@ -112,11 +112,15 @@ def test_simulate_ptx_matches_cli():
 
 
 def test_simulate_names_the_instruction_stream():
-    # nvdisasm="none" is --nvdisasm none: the PTX in PTX order, said by the report and a warning.
-    with pytest.warns(UserWarning, match="instruction stream: PTX order"):
-        result = warpsim.simulate(MTX_PTX, "rtx2060", grid="2", block=(256,), params={0: 512}, nvdisasm="none")
+    # nvdisasm="none" is --nvdisasm none: the PTX in PTX order, said by the report; an nvdisasm that
+    # is missing also by a warning.
+    result = warpsim.simulate(MTX_PTX, "rtx2060", grid="2", block=(256,), params={0: 512}, nvdisasm="none")
     assert result.ptx.instruction_stream["timed"] == "ptx"
     assert result.ptx.instruction_stream["note"] == "--nvdisasm none"
+    with pytest.warns(UserWarning, match="instruction stream: PTX order"):
+        missing = warpsim.simulate(MTX_PTX, "rtx2060", grid="2", block=(256,), params={0: 512},
+                                   nvdisasm="/nonexistent/nvdisasm")
+    assert missing.ptx.instruction_stream["timed"] == "ptx"
 
 
 def test_simulate_ptx_kernel_by_name_matches_cli():

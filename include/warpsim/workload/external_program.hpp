@@ -23,6 +23,9 @@ inline constexpr std::size_t kDefaultMaxOutput = std::size_t{1} << 20;
 ProgramRun run_program(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
                        std::size_t max_output = kDefaultMaxOutput);
 
+// A program's output for a one-line message: its first line, at most 200 characters.
+std::string first_output_line(const std::string& output);
+
 // What identifies a program a run would start: its path (PATH searched for a bare name), size
 // and modification time, so a cache keyed on it misses when another toolkit is installed.
 std::string program_identity(const std::string& program);

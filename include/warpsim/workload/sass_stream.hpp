@@ -31,8 +31,9 @@ struct SassStream {
   std::string note;                  // why PTX order, or which architecture stands in; "" otherwise
 };
 
-// The oldest architecture ptxas of CUDA 13 compiles for: it stands in for older GPUs.
-inline constexpr int kOldestSassArch = 75;
+// The oldest architecture ptxas of CUDA 13 compiles for: it stands in for older GPUs (the SASS
+// here, the register count in ptxas_registers.cpp).
+inline constexpr int kOldestPtxasArch = 75;
 
 // The SASS of `entry` for a GPU of `compute_capability` ("8.0").
 SassStream sass_stream(const SassTools& tools, const PtxSource& source, const std::string& entry,
