@@ -4,6 +4,8 @@
 #include "warpsim/grid/launch.hpp"
 #include "warpsim/gpus/profile.hpp"
 #include "warpsim/warpsim.hpp"
+#include "warpsim/workload/ptx_source.hpp"
+#include "warpsim/workload/sass_stream.hpp"
 
 namespace warpsim {
 
@@ -19,9 +21,27 @@ LowerResult lower(const LowerRequest& request) {
   LowerResult result;
   auto report = std::make_shared<detail::LowerReport>();
   // No GPU: a .cu is compiled for sm_75, the oldest architecture nvcc 13 compiles for.
-  const api::KernelInput input = api::kernel_input(request.ptx, "7.5", request.nvcc_flags, request.use_cache);
+  const std::optional<gpus::Profile> gpu =
+      request.gpu.empty() ? std::nullopt : std::optional<gpus::Profile>(gpus::load_profile(request.gpu));
+  const api::KernelInput input =
+      api::kernel_input(request.ptx, gpu ? gpu->compute_capability : "7.5", request.nvcc_flags, request.use_cache);
+  // With a GPU, the SASS of its architecture, as simulate's pipes model prices it.
+  ptx::LoweringOptions sass;
+  if (gpu) {
+    const sim::workload::PtxSource source = sim::workload::load_ptx_source(input.ptx_path);
+    const ptx::Function& entry = source.module->functions[ptx::select_kernel(*source.module, request.options.kernel)];
+    const sim::workload::SassStream stream = sim::workload::sass_stream(
+        {request.ptxas, request.nvdisasm, request.use_cache}, source, entry.name, gpu->compute_capability);
+    if (stream.listing) {
+      sass.sass = stream.listing;
+      sass.sass_compute_capability = stream.compute_capability;
+      sass.sass_identity = stream.identity;
+    } else if (request.ptxas != "none" && request.nvdisasm != "none") {
+      result.warnings.push_back("instruction stream: PTX order (" + stream.note + ")");
+    }
+  }
   report->kernel = api::lower_ptx(input.ptx_path, request.grid, request.block, request.params, request.options,
-                                  request.control, result.warnings);
+                                  request.control, result.warnings, sass.sass ? &sass : nullptr);
   report->file = input.ptx_path;
   report->compiled = input.compiled;
   result.compiled = input.compiled;

@@ -160,8 +160,14 @@ Cancelled cancelled(const ptx::Interrupted& stop, const std::string& file) {
 }
 
 ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,
-                             const PtxOptions& given, const Control& control, std::vector<std::string>& warnings) {
-  const ptx::LoweringOptions options = lowering_options(grid, block, params, given, control);
+                             const PtxOptions& given, const Control& control, std::vector<std::string>& warnings,
+                             const ptx::LoweringOptions* sass_options) {
+  ptx::LoweringOptions options = lowering_options(grid, block, params, given, control);
+  if (sass_options != nullptr) {
+    options.sass = sass_options->sass;
+    options.sass_compute_capability = sass_options->sass_compute_capability;
+    options.sass_identity = sass_options->sass_identity;
+  }
   const ptx::Module module = ptx::load_ptx_file(path);
   ptx::LoweredKernel kernel = api::cancellable([&] { return ptx::lower_kernel(module, options); }, path);
   if (control.cancel && *control.cancel) throw cancelled(ptx::Interrupted{}, path);  // after the lowering's last look at the flag

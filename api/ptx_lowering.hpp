@@ -34,8 +34,11 @@ ptx::LoweringOptions lowering_options(Dim3 grid, Dim3 block, const Parameters& p
 
 // Parses, decodes and lowers `path` for the launch and parameters. The lowering's warnings go to
 // `warnings`, one line each. Stops with Cancelled when control.cancel is set.
+// `sass` (with its compute capability and identity in `sass_options`) prices each PTX instruction
+// by the SASS ptxas made of it (docs/sass.md); null: the PTX's own counts.
 ptx::LoweredKernel lower_ptx(const std::string& path, Dim3 grid, Dim3 block, const Parameters& params,
-                             const PtxOptions& options, const Control& control, std::vector<std::string>& warnings);
+                             const PtxOptions& options, const Control& control, std::vector<std::string>& warnings,
+                             const ptx::LoweringOptions* sass_options = nullptr);
 
 // The parameters as bound, in order: PTX name -> the value given (a JSON number), "pointer" for
 // a pointer's synthetic address, null for a scalar left unknown (or a struct passed by value).

@@ -349,7 +349,11 @@ struct LowerRequest {
   PtxOptions options;
   Control control;
   std::string nvcc_flags;  // a .cu kernel: nvcc's extra flags
-  bool use_cache = true;   // false: run nvcc again
+  bool use_cache = true;   // false: run nvcc (and ptxas) again
+  // A GPU (profile id or file): the programs carry the SASS of its architecture, as the pipes
+  // model's simulate times them (docs/sass.md); empty: the PTX's own counts in PTX order.
+  std::string gpu;
+  std::string ptxas = "ptxas", nvdisasm = "nvdisasm";  // with `gpu`: the tools, or "none"
 };
 struct LowerResult {
   std::string kernel;                 // the .entry lowered (short name)

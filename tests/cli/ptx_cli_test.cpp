@@ -105,6 +105,15 @@ TEST(PtxCli, SimulatePtxMatchesSimulateOfItsLoweredProgram) {
   const auto a = nlohmann::json::parse(from_ptx.out), b = nlohmann::json::parse(from_kp.out);
   EXPECT_EQ(a["time_us"], b["time_us"]);
   EXPECT_EQ(a["warp_programs"], 1);
+  // `lower --gpu` writes the programs of that GPU's SASS: simulate of them equals the PTX's simulate
+  // under the SASS stream, whichever stream this machine gives.
+  ASSERT_EQ(run_warpsim("lower workloads/mtx_mul_vec/mtx_mul_vec.ptx --grid 16 --block 256 --param 0=4096 --gpu rtx2060 -o " +
+                        dir + "/sass.kp").status, 0);
+  const Result sass_ptx = run_warpsim("simulate workloads/mtx_mul_vec/mtx_mul_vec.ptx" + args + " --param 0=4096");
+  const Result sass_kp = run_warpsim("simulate " + dir + "/sass.kp" + args);
+  ASSERT_EQ(sass_ptx.status, 0) << sass_ptx.err;
+  ASSERT_EQ(sass_kp.status, 0) << sass_kp.err;
+  EXPECT_EQ(nlohmann::json::parse(sass_ptx.out)["time_us"], nlohmann::json::parse(sass_kp.out)["time_us"]);
 }
 
 // Which stream the pipes model timed: the JSON says so (with the tools' releases); PTX order the
