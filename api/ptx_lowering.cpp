@@ -29,10 +29,10 @@ std::string note_text(const isa::Op& op, const ptx::OpNote& note) {
   }
   if (!isa::is_memory(op.kind)) return "";
   const std::int32_t t = note.transactions;
+  if (t == 0) return "no lane active";
   switch (op.space) {
     case isa::MemorySpace::shared:
       if (t < 0) return "ways unknown";
-      if (t == 0) return "no lane active";
       if (note.broadcast) return "broadcast";
       return t == 1 ? "no bank conflict" : std::to_string(t) + "-way bank conflict";
     case isa::MemorySpace::constant:

@@ -114,8 +114,12 @@ class KpParser {
         use = whole_count(access.back().substr(4), access.back(), line, 0);
         access.pop_back();
       }
+      // `async` before them: a cp.async copy, which the warp does not wait for until its use.
+      const bool asynchronous = keyword == "load" && access.size() > 2 && access.back() == "async";
+      if (asynchronous) access.pop_back();
       parse_access(keyword == "load" ? OpKind::load : OpKind::store, access, line);
       if (use) program_.set_use_distance(*use, hoist, line);
+      if (asynchronous) program_.set_asynchronous(line);
     } else if (keyword == "bar") {
       if (words.size() > 2) fail(line, "unexpected extra operand: expected 'bar [CYCLES]'");
       program_.add(OpKind::barrier, words.size() == 2 ? positive_cycles(words[1], keyword, line) : 1000, line);
@@ -201,7 +205,8 @@ class KpParser {
       const std::string_view word = words[i];
       const auto value_of = [&](std::string_view key) { return word.substr(0, key.size()) == key ? std::optional(word.substr(key.size())) : std::nullopt; };
       if (const auto count = value_of(count_key); count && transactions == 0 && !reuse_permille && !distance) {
-        transactions = whole_count(*count, word, line);
+        transactions = whole_count(*count, word, line, 0);
+        if (transactions == 0) transactions = kNoLanes;  // an access no lane made
       } else if (const auto n = value_of("lines="); n && transactions > 0 && lines == 0 && !counts_ways(*space) && !reuse_permille && !distance) {
         lines = whole_count(*n, word, line);
       } else if (const auto fraction = value_of("reuse="); fraction && !reuse_permille && !counts_ways(*space)) {

@@ -53,12 +53,13 @@ std::string to_kp(const Program& program) {
         if (const CalcMix* mix = program.mix_of(op)) out += mix_words(*mix);
         if (op.space != MemorySpace::unspecified) {
           out += ' ' + std::string(to_string(op.space));
-          if (op.transactions > 0) out += (counts_ways(op.space) ? " ways=" : " sectors=") + std::to_string(op.transactions);
+          if (op.transactions != 0) out += (counts_ways(op.space) ? " ways=" : " sectors=") + std::to_string(std::max(op.transactions, 0));
           if (op.lines > 0) out += " lines=" + std::to_string(op.lines);
           if (op.reuse != CacheReuse{}) {
             out += " reuse=" + thousandths(op.reuse.permille) + " distance=" + std::to_string(op.reuse.distance_bytes);
           }
         }
+        if (op.asynchronous) out += " async";
         if (op.use_distance >= 0) out += " use=" + std::to_string(op.use_distance);
         if (op.hoist > 0) out += " hoist=" + std::to_string(op.hoist);
         break;

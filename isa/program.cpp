@@ -55,7 +55,8 @@ bool Op::same_meaning(const Op& other) const {
   return kind == other.kind && duration == other.duration && count == other.count &&
          count_parameter == other.count_parameter && partner == other.partner && space == other.space &&
          transactions == other.transactions && lines == other.lines && reuse == other.reuse &&
-         use_distance == other.use_distance && hoist == other.hoist && (mix == 0) == (other.mix == 0);
+         use_distance == other.use_distance && hoist == other.hoist && asynchronous == other.asynchronous &&
+         (mix == 0) == (other.mix == 0);
 }
 
 void Program::fail(int line, const std::string& what) const {
@@ -91,11 +92,16 @@ void Program::set_use_distance(std::int32_t instructions, std::int32_t hoist, in
   ops_.back().hoist = hoist;
 }
 
+void Program::set_asynchronous(int line) {
+  if (ops_.empty() || ops_.back().kind != OpKind::load) fail(line, "internal: only a load is an asynchronous copy");
+  ops_.back().asynchronous = true;
+}
+
 void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line,
                          CacheReuse reuse, std::int32_t lines) {
   if (!is_memory(kind)) fail(line, "internal: add_access() takes load or store");
-  if (transactions < 0 || transactions > kMaxTransactions) {
-    fail(line, std::string(counts_ways(space) ? "ways" : "sectors") + " must be in [1, " +
+  if (transactions < kNoLanes || transactions > kMaxTransactions || (transactions == kNoLanes && space == MemorySpace::unspecified)) {
+    fail(line, std::string(counts_ways(space) ? "ways" : "sectors") + " must be in [0, " +
                    std::to_string(kMaxTransactions) + "]");
   }
   if (reuse != CacheReuse{} && (space == MemorySpace::unspecified || counts_ways(space))) {
@@ -103,7 +109,7 @@ void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, s
   }
   if (reuse.permille < 0 || reuse.permille > 1000) fail(line, "reuse must be in [0, 1]");
   if (lines != 0 && (space == MemorySpace::unspecified || counts_ways(space))) fail(line, "only global, local and tex accesses take lines=");
-  if (lines != 0 && (transactions == 0 || lines < fewest_lines(transactions) || lines > transactions)) {
+  if (lines != 0 && (transactions <= 0 || lines < fewest_lines(transactions) || lines > transactions)) {
     fail(line, "lines=" + std::to_string(lines) + " does not fit sectors=" + std::to_string(transactions) +
                    ": 128-byte lines hold 1 to 4 of the sectors, so ceil(sectors / 4) <= lines <= sectors");
   }
@@ -112,7 +118,7 @@ void Program::add_access(OpKind kind, Millicycles duration, MemorySpace space, s
   ops_.back().space = space;
   ops_.back().transactions = transactions;
   ops_.back().reuse = reuse;
-  ops_.back().lines = lines == fewest_lines(transactions) ? 0 : lines;  // one spelling per meaning
+  ops_.back().lines = transactions > 0 && lines == fewest_lines(transactions) ? 0 : lines;  // one spelling per meaning
   annotated_ = annotated_ || space != MemorySpace::unspecified;
 }
 
@@ -280,7 +286,7 @@ std::vector<std::int64_t> Program::timing_identity() const {
   for (const Op& op : ops_) {
     identity.insert(identity.end(), {static_cast<std::int64_t>(op.kind), op.duration, op.count, static_cast<std::int64_t>(op.partner),
                                      static_cast<std::int64_t>(op.space), op.transactions, op.lines, op.reuse.permille,
-                                     op.reuse.distance_bytes, op.use_distance, op.hoist, op.mix == 0 ? 0 : 1});
+                                     op.reuse.distance_bytes, op.use_distance, op.hoist, op.asynchronous ? 1 : 0, op.mix == 0 ? 0 : 1});
     if (const CalcMix* m = mix_of(op)) {
       identity.push_back(m->issue);
       identity.insert(identity.end(), m->work.begin(), m->work.end());

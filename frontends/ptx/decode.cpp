@@ -687,7 +687,8 @@ class ModuleDecoder {
   void decode_copy(const Instruction& in, DecodedInstruction& d) {
     const std::vector<Operand>& ops = in.operands;
     if (ops.size() < 2 || ops[0].kind != Operand::Kind::address || ops[1].kind != Operand::Kind::address) {
-      d.opcode = Opcode::other_calc;
+      d.opcode = Opcode::other_calc;  // commit_group, wait_group N, wait_all: N kept, for a copy's wait
+      if (ops.size() == 1 && ops[0].kind == Operand::Kind::integer) d.srcs.push_back(value(ops[0], {TypeKind::u, 32}));
       return;
     }
     std::vector<StateSpace> spaces;

@@ -55,9 +55,12 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
         const isa::Millicycles duration = space != isa::MemorySpace::global ? kInPeriodInstructionCycles
                                           : load                            ? options.load_cycles
                                                                             : options.store_cycles;
-        program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, std::max(item.transactions, 0), 0,
-                           item.reuse, item.lines);
+        // The emulator's 0 is an access no lane made (-1 an unknown one), the program's kNoLanes and 0.
+        const std::int32_t transactions = item.transactions == 0 ? isa::kNoLanes : std::max(item.transactions, 0);
+        program.add_access(load ? isa::OpKind::load : isa::OpKind::store, duration, space, transactions, 0,
+                           transactions > 0 ? item.reuse : isa::CacheReuse{}, transactions > 0 ? item.lines : 0);
         if (load && item.use_distance >= 0) program.set_use_distance(item.use_distance, item.hoist);
+        if (load && item.asynchronous) program.set_asynchronous();
         notes.push_back(OpNote{0, false, item.transactions, item.broadcast, {{item.line, 1}}});
         break;
       }

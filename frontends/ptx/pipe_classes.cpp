@@ -5,6 +5,8 @@
 #include "warpsim/ptx/pipe_classes.hpp"
 
 #include <algorithm>
+#include <initializer_list>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -422,9 +424,45 @@ bool is_load_for_use_distance(const DecodedInstruction& d) {
     case Opcode::atom: return d.atomic_returns;
     case Opcode::tex: return true;
     case Opcode::surface: return d.text.starts_with("suld");
+    case Opcode::cp_async: return true;  // used at its wait (copy_wait_distance)
     default: return false;
   }
 }
+
+namespace {
+
+bool starts_with_any(const std::string& text, std::initializer_list<std::string_view> prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return text.starts_with(p); });
+}
+
+// A cp.async copy is used where the warp waits for it: the first cp.async.wait_all, or the first
+// cp.async.wait_group N once more than N groups were committed since the copy (its own group
+// among them). Searched in code order across blocks, following the back edge of a loop around
+// the copy once (its next iteration, where a multistage pipeline waits); -1 when there is none. A static count: the
+// iterations of an inner loop in between are counted once, so the warp waits earlier than on the
+// GPU (the copy overlaps less: conservative).
+std::int32_t copy_wait_distance(const std::vector<DecodedInstruction>& code, std::uint32_t copy) {
+  std::int64_t committed = 0, distance = 0;
+  bool wrapped = false;
+  for (std::uint32_t j = copy + 1; j < code.size(); ++j, ++distance) {
+    const DecodedInstruction& in = code[j];
+    const std::string& text = in.text;
+    if (starts_with_any(text, {"cp.async.commit_group", "cp.async.bulk.commit_group"})) ++committed;
+    if (starts_with_any(text, {"cp.async.wait_all"})) return static_cast<std::int32_t>(distance);
+    if (starts_with_any(text, {"cp.async.wait_group", "cp.async.bulk.wait_group"})) {
+      // The operand N (an immediate); an unreadable one counts as 0, the strictest wait.
+      const std::int64_t pending = !in.srcs.empty() && in.srcs[0].kind == Arg::Kind::imm ? static_cast<std::int64_t>(in.srcs[0].imm) : 0;
+      if (committed > pending) return static_cast<std::int32_t>(distance);
+    }
+    if (in.opcode == Opcode::bra && in.target <= copy && !wrapped) {  // the back edge of a loop around the copy
+      wrapped = true;
+      j = in.target - 1;  // on to the loop head
+    }
+  }
+  return -1;
+}
+
+}  // namespace
 
 // At most this many instructions: ptxas's scheduler keeps a bounded number of loads in flight
 // (registers), and in unrolled code equal values let the lowering fold the loop again.
@@ -453,6 +491,12 @@ void set_use_distances(DecodedFunction& function, const std::vector<std::vector<
     DecodedInstruction& in = code[i];
     if (!is_load_for_use_distance(in)) continue;
     std::int32_t distance = static_cast<std::int32_t>(block_end - i - 1);
+    if (in.opcode == Opcode::cp_async) {
+      const std::int32_t wait = copy_wait_distance(code, i);
+      in.use_distance = wait >= 0 ? wait : distance;
+      in.hoist = 0;  // ordered with its commit group
+      continue;
+    }
     for (std::uint32_t j = i + 1; j < block_end; ++j) {
       const std::vector<std::uint32_t>& r = reads[j];
       const bool uses = std::any_of(in.dsts.begin(), in.dsts.end(), [&](const Arg& dst) {

@@ -227,7 +227,8 @@ class FunctionPricer {
     for (std::uint32_t i = block.first; i <= block.last; ++i) {
       DecodedInstruction& in = function_.code[i];
       if (is_access(in)) {
-        if (is_load_for_use_distance(in)) set_load_distances(i);
+        // A cp.async copy keeps its distance to its wait: LDGSTS is waited on by DEPBAR, not a scoreboard.
+        if (is_load_for_use_distance(in) && in.opcode != Opcode::cp_async) set_load_distances(i);
         continue;  // timed as its access item (one issue); its SASS memory instruction is that item
       }
       PipeUse total{};

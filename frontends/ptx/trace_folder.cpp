@@ -63,14 +63,15 @@ void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions
 bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
          space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count &&
-         use_distance == other.use_distance && hoist == other.hoist && mix == other.mix && body == other.body;
+         use_distance == other.use_distance && hoist == other.hoist && asynchronous == other.asynchronous && mix == other.mix &&
+         body == other.body;
 }
 
 void rehash(TraceItem& item) {
   std::size_t h = mix(static_cast<std::size_t>(item.kind), static_cast<std::size_t>(item.count));
   h = mix(h, static_cast<std::size_t>(item.transactions) << 32 ^ static_cast<std::size_t>(item.lines));
   h = mix(h, static_cast<std::size_t>(item.reuse.permille) ^ static_cast<std::size_t>(item.reuse.distance_bytes) << 10);
-  h = mix(h, static_cast<std::size_t>(item.space) * 4 + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
+  h = mix(h, static_cast<std::size_t>(item.space) * 8 + (item.asynchronous ? 4 : 0) + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
   h = mix(h, static_cast<std::size_t>(item.use_distance) ^ static_cast<std::size_t>(item.mix.issue) << 20 ^
                  static_cast<std::size_t>(item.hoist) << 44);
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
@@ -147,6 +148,7 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
     if (item.kind == TraceItem::Kind::load) {
       item.use_distance = instruction.use_distance;
       item.hoist = instruction.hoist;
+      item.asynchronous = instruction.opcode == Opcode::cp_async;
     }
   }
   rehash(item);

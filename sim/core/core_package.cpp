@@ -179,8 +179,10 @@ void CorePackage::take_snapshot(PackageSnapshot& into) const {
     if (pipes_) {
       add(ahead(warp.ready));
       add(ahead(warp.issued));
-      add(warp.gate_left == kNoGate ? 0 : ahead(warp.gate));
-      add(warp.gate_left);
+      for (const Gate* gate : {&warp.loads, &warp.copies}) {
+        add(gate->left == kNoGate ? 0 : ahead(gate->at));
+        add(gate->left);
+      }
     }
     const auto first = static_cast<std::ptrdiff_t>(warp.loop_base);
     const auto last = first + static_cast<std::ptrdiff_t>(warp.loop_depth);
@@ -223,7 +225,8 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
     later(warp.loads_done);
     later(warp.ready);
     later(warp.issued);
-    later(warp.gate);
+    later(warp.loads.at);
+    later(warp.copies.at);
     for (std::size_t level = 0; level < warp.loop_depth; ++level, ++next_counter) {
       loops_left_[warp.loop_base + level] -= (earlier.counters[next_counter] - now.counters[next_counter]) * periods;
     }

@@ -14,6 +14,9 @@ double cache_hit_rate(const isa::CacheReuse& reuse, double cache_bytes_per_block
 AccessCost price_access(const isa::Op& op, const MemoryTiming& timing) {
   const Millicycles t = timing.issue_per_transaction;
   const std::int64_t given = op.transactions;
+  // No lane active: the instruction issues (its cost is the issue slot, charged by the engine)
+  // but moves no data, so it holds no front end, waits for nothing and takes no bandwidth.
+  if (given == isa::kNoLanes) return {0, 0, 0};
   switch (op.space) {
     case isa::MemorySpace::shared: {  // n-way conflict: n passes; a broadcast is one
       const std::int64_t ways = std::max<std::int64_t>(1, given);

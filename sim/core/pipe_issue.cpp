@@ -62,12 +62,17 @@ Millicycles CorePackage::earliest_start(const Warp& warp) const {
   // Arithmetic waits for the results of the calc before it (read-after-write at op granularity);
   // an access only for its turn in the warp's instruction order: its address is mostly computed
   // well before (a loop's shared loads do not wait for the FMAs between them).
-  Millicycles t = isa::is_memory(op.kind) ? warp.issued : warp.ready;
-  if (warp.gate_left == kNoGate) return t;
-  if (warp.gate_left == kUntilNonLoad) return op.kind == OpKind::load ? t : std::max(t, warp.gate);
+  const Millicycles t = isa::is_memory(op.kind) ? warp.issued : warp.ready;
+  if (warp.loads.left == kNoGate && warp.copies.left == kNoGate) return t;
   const std::int64_t need = instructions_of(*warp.program, op);
-  // The first gate_left instructions issue before the value is used, one a cycle at best.
-  if (warp.gate_left < need) t = std::max(t, warp.gate - Millicycles{warp.gate_left} * pipes_->issue);
+  return gate_start(warp.copies, op.kind, need, gate_start(warp.loads, op.kind, need, t));
+}
+
+Millicycles CorePackage::gate_start(const Gate& gate, OpKind kind, std::int64_t need, Millicycles t) const {
+  if (gate.left == kNoGate) return t;
+  if (gate.left == kUntilNonLoad) return kind == OpKind::load ? t : std::max(t, gate.at);
+  // The first `left` instructions issue before the value is used, one a cycle at best.
+  if (gate.left < need) t = std::max(t, gate.at - Millicycles{gate.left} * pipes_->issue);
   return t;
 }
 
@@ -76,14 +81,15 @@ void CorePackage::refresh_start(std::size_t index) {
   starts_[index] = warp.pc == warp.size || warp.at_barrier ? kNever : earliest_start(warp);
 }
 
-void CorePackage::consume_gate(Warp& warp, std::int64_t instructions) {
-  if (warp.gate_left == kNoGate) return;
-  if (warp.gate_left != kUntilNonLoad && warp.gate_left >= instructions) {
-    warp.gate_left -= static_cast<std::int32_t>(instructions);
-    return;
+void CorePackage::consume_gate(Warp& warp, std::int64_t instructions, bool by_load) {
+  for (Gate* gate : {&warp.loads, &warp.copies}) {
+    if (gate->left == kNoGate || (by_load && gate->left == kUntilNonLoad)) continue;  // loads pass kUntilNonLoad
+    if (gate->left != kUntilNonLoad && gate->left >= instructions) {
+      gate->left -= static_cast<std::int32_t>(instructions);
+      continue;
+    }
+    *gate = Gate{};  // earliest_start waited for the value
   }
-  warp.gate_left = kNoGate;  // earliest_start waited for the value
-  warp.gate = 0;
 }
 
 std::optional<std::size_t> CorePackage::next_pipe_warp() const {
@@ -196,16 +202,16 @@ void CorePackage::issue_op(std::size_t index) {
     end = std::max(end, dram_free_);
   }
   if (op.kind == OpKind::load) {
-    if (warp.gate_left != kUntilNonLoad) consume_gate(warp, 1);
+    consume_gate(warp, 1, true);
     const std::int32_t left = op.use_distance < 0 ? kUntilNonLoad : op.use_distance;
     // Issued `hoist` instructions earlier (as ptxas places it), its value would be there as much earlier.
     const Millicycles arrives = end - Millicycles{op.hoist} * timing.issue;
-    if (warp.gate_left == kNoGate) {
-      warp.gate_left = left;
-      warp.gate = arrives;
+    Gate& gate = op.asynchronous ? warp.copies : warp.loads;
+    if (gate.left == kNoGate) {
+      gate = Gate{arrives, left};
     } else {
-      warp.gate_left = left == kUntilNonLoad || warp.gate_left == kUntilNonLoad ? kUntilNonLoad : std::min(warp.gate_left, left);
-      warp.gate = std::max(warp.gate, arrives);
+      gate.left = left == kUntilNonLoad || gate.left == kUntilNonLoad ? kUntilNonLoad : std::min(gate.left, left);
+      gate.at = std::max(gate.at, arrives);
     }
   } else {
     consume_gate(warp, 1);

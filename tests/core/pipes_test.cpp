@@ -71,6 +71,20 @@ TEST(PipesEngine, LoadUseDistance) {
   EXPECT_EQ(run("load 20 use=1\nload 30 use=0\ncalc 1 fp32=1 chain fp32=1\n", 1), 35'000);
 }
 
+// An asynchronous copy (cp.async, `async`) keeps a gate of its own, used at its wait: a shared
+// load after it waits only for its own value (review 2026-11-sass-and-memory-seams 4.2: the copy
+// was a blocking load, so a double-buffered pipeline gained nothing).
+TEST(PipesEngine, AsynchronousCopyIsWaitedForAtItsUse) {
+  // copy at 0 (data at 30, wait 40 instructions on); load at 1 (data at 5, used at once); 32 FP32
+  // issue 5..37, the last done at 40; the copy is long done.
+  EXPECT_EQ(run("load 30 async use=40\nload 4 use=0\ncalc 32 fp32=32 chain fp32=1\n", 1), 40'000);
+  // As a register load, the two merge into one gate (earliest use, latest arrival): the calc
+  // starts at 30 and ends at 30 + 31 + 4.
+  EXPECT_EQ(run("load 30 use=40\nload 4 use=0\ncalc 32 fp32=32 chain fp32=1\n", 1), 65'000);
+  // The wait itself holds: 2 instructions may pass, so the calc of 8 starts at 30 - 2.
+  EXPECT_EQ(run("load 30 async use=2\ncalc 8 fp32=8 chain fp32=1\n", 1), 39'000);
+}
+
 // Memory of one warp overlaps arithmetic of another: the front end is its own resource.
 TEST(PipesEngine, MemoryAndArithmeticOverlap) {
   const isa::Program memory = isa::parse_kp("repeat 10\n  store 1\nend\n", "m.kp");
@@ -118,6 +132,7 @@ isa::Program random_pipe_program(std::mt19937& rng) {
       case 3:
         program.add(isa::OpKind::load, duration(rng) * 1000);
         if (small(rng) > 1) program.set_use_distance(small(rng));
+        if (small(rng) == 4) program.set_asynchronous();
         break;
       case 4: program.add(isa::OpKind::store, duration(rng) * 1000); break;
       default: program.add(isa::OpKind::barrier, 1000); break;

@@ -77,6 +77,16 @@ TEST(KpFormat, MemoryAnnotationsRoundTrip) {
   EXPECT_EQ(parse_kp("load 6 global reuse=1.0 distance=3\n", "b.kp").ops()[0].reuse, (CacheReuse{1000, 3}));
 }
 
+// sectors=0 / ways=0: an access no lane made, kept apart from an unknown one (no count).
+TEST(KpFormat, AccessWithNoLaneRoundTrips) {
+  const std::string text = "kernel none\nload 60 global sectors=0\nstore 1 shared ways=0\nload 60 global\n";
+  const Program program = parse_kp(text, "n.kp");
+  EXPECT_EQ(program.ops()[0].transactions, kNoLanes);
+  EXPECT_EQ(program.ops()[1].transactions, kNoLanes);
+  EXPECT_EQ(program.ops()[2].transactions, 0);
+  EXPECT_EQ(to_kp(program), text);
+}
+
 TEST(KpFormat, RoundTripKeepsNestedLoopsAndFractions) {
   Program program("nested", "");
   program.set_default_tm(1);

@@ -276,8 +276,18 @@ TEST(PtxLowering, HandWrittenCases) {
             (std::vector<Counts>{{1, 15, 3}}));
   EXPECT_EQ(counts(lower(dir + "nested_loops.ptx", {1, 1, 1}, {32, 1, 1}, {{"0", "7"}, {"1", "0"}})),
             (std::vector<Counts>{{1, 0, 7}}));
-  // Warp 1 issues the predicated store with no lane active: counted, but with 0 sectors.
-  EXPECT_EQ(counts(lower(dir + "predicated_store.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{1, 1, 2}, {1, 1, 2}}));
+  // Warp 1 issues the predicated store with no lane active: counted, but as an access of no lane
+  // (kNoLanes), which moves no data; warp 0's has its 8 lanes' sector.
+  const LoweredKernel predicated = lower(dir + "predicated_store.ptx", {1, 1, 1}, {64, 1, 1});
+  EXPECT_EQ(counts(predicated), (std::vector<Counts>{{1, 1, 2}, {1, 1, 2}}));
+  const auto first_store = [](const isa::Program& p) {
+    for (const isa::Op& op : p.ops()) {
+      if (op.kind == isa::OpKind::store) return op.transactions;
+    }
+    return std::int32_t{-100};
+  };
+  EXPECT_EQ(first_store(predicated.programs[0].program), 1);
+  EXPECT_EQ(first_store(predicated.programs[1].program), isa::kNoLanes);
   EXPECT_EQ(counts(lower(dir + "barrier.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{2, 1, 1}}));
   EXPECT_EQ(counts(lower(dir + "triangular_loop.ptx", {1, 1, 1}, {32, 1, 1})), (std::vector<Counts>{{1, 31, 1}}));
   EXPECT_EQ(counts(lower(dir + "call_func.ptx", {1, 1, 1}, {64, 1, 1})), (std::vector<Counts>{{2, 4, 1}}));

@@ -118,6 +118,22 @@ TEST(MemoryPrice, UnknownSectorsUseTheAssumedCount) {
   EXPECT_EQ(cost.dram, 24'000);
 }
 
+// An access no lane made (`sectors=0`, `ways=0`; every lane predicated off) moves nothing: no
+// front-end pass, no latency, no DRAM, in every space (review 2026-11-sass-and-memory-seams 4.1:
+// it was priced as 4 unknown sectors).
+TEST(MemoryPrice, AccessWithNoLaneCostsNothing) {
+  const MemoryTiming m = test_timing();
+  for (const char* line : {"load 1 global sectors=0", "store 1 global sectors=0", "load 1 local sectors=0", "load 1 tex sectors=0",
+                           "load 1 shared ways=0", "store 1 shared ways=0", "load 1 const ways=0"}) {
+    const isa::Op op = op_of(line);
+    ASSERT_EQ(op.transactions, isa::kNoLanes) << line;
+    const AccessCost cost = price_access(op, m);
+    EXPECT_EQ(cost.issue, 0) << line;
+    EXPECT_EQ(cost.latency, 0) << line;
+    EXPECT_EQ(cost.dram, 0) << line;
+  }
+}
+
 // cache_hit_rate(reuse F, distance d; C per block) = F * min(1, C / d), and F when d = 0.
 TEST(MemoryPrice, CacheHitRate) {
   // Reuse inside the cache (d <= C): every reused sector hits.

@@ -114,11 +114,17 @@ class CorePackage {
   Millicycles finish_time() const { return std::max(now_, latest_transaction_end_); }
 
  private:
-  // A warp's pending loads under the pipes model: the value arrives at `gate`, and `gate_left`
-  // more instructions may issue before the first use (kUntilNonLoad: only further loads).
+  // A warp's pending loads under the pipes model: the value arrives at `at`, and `left` more
+  // instructions may issue before the first use (kUntilNonLoad: only further loads). Register
+  // loads and asynchronous copies (cp.async, used at their wait) keep a gate each, so that a
+  // shared load does not wait for a copy still in flight.
   static constexpr std::int32_t kNoGate = INT32_MAX;
   static constexpr std::int32_t kUntilNonLoad = -1;
   static constexpr Millicycles kNever = INT64_MAX;
+  struct Gate {
+    Millicycles at = 0;
+    std::int32_t left = kNoGate;
+  };
   struct Warp {
     const isa::Program* program = nullptr;
     const isa::Op* ops = nullptr;
@@ -132,8 +138,8 @@ class CorePackage {
     bool at_barrier = false;      // arrived at a barrier the rest of its block has not reached
     Millicycles ready = 0;        // pipes: when its latest calc's results are ready
     Millicycles issued = 0;       // pipes: when its latest op's last instruction issued (in-order issue)
-    Millicycles gate = 0;         // pipes: see kNoGate
-    std::int32_t gate_left = kNoGate;
+    Gate loads;                   // pipes: see Gate
+    Gate copies;
     // pipes, for the wait causes (read only on a run that collects WarpTime, which never
     // fast-forwards): the warp's time is accounted up to `accounted`; `ready` would be
     // `ready_uncontended` had no pipe or issue slot been taken by others; a barrier held it
@@ -163,7 +169,8 @@ class CorePackage {
   // Brings starts_[warp] up to date after the warp's state changed.
   void refresh_start(std::size_t warp);
   void issue_op(std::size_t warp);  // issue_next without refreshing the warp's start
-  void consume_gate(Warp& warp, std::int64_t instructions);
+  void consume_gate(Warp& warp, std::int64_t instructions, bool by_load = false);
+  Millicycles gate_start(const Gate& gate, isa::OpKind kind, std::int64_t need, Millicycles t) const;
   // Puts the warp's time from `accounted` to `start` (it issues `op` then) into its wait causes
   // and instructions.
   void account_wait(Warp& warp, const isa::Op& op, Millicycles earliest, Millicycles start);

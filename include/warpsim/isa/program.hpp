@@ -56,12 +56,13 @@ struct Op {
   std::uint32_t partner = 0;    // repeat <-> its end, as indices into ops()
   int line = 0;                 // source line, 0 when built in code
   MemorySpace space = MemorySpace::unspecified;  // load/store
-  std::int32_t transactions = 0;  // load/store with a space: sectors or ways (counts_ways); 0 unknown
+  std::int32_t transactions = 0;  // load/store with a space: sectors or ways (counts_ways); 0 unknown; kNoLanes none
   std::int32_t lines = 0;         // load/store in a sector-counted space: distinct 128-byte lines; 0: ceil(sectors / 4)
   CacheReuse reuse;               // load/store in a sector-counted space
   std::uint32_t mix = 0;          // calc: 1 + its CalcMix's index in Program::mixes(); 0 none
   std::int32_t use_distance = -1;  // load: instructions issued before the first use of its value; -1 unknown
   std::int32_t hoist = 0;          // load with a use distance: instructions before it it could issue ahead of
+  bool asynchronous = false;       // load: a copy to shared memory (cp.async) whose use is its wait, not a register read
 
   bool same_meaning(const Op& other) const;  // equal, ignoring source lines
   // Whether the paper's model times it as a memory instruction (else as a calc of its duration).
@@ -85,6 +86,9 @@ struct DynamicCounts {
 inline constexpr int kMaxLoopDepth = 64;
 inline constexpr std::int64_t kMaxLoopCount = std::int64_t{1} << 40;
 inline constexpr std::int32_t kMaxTransactions = std::int32_t{1} << 30;
+// Op::transactions of an access no lane made (all predicated off): it issues, but moves no data
+// (`sectors=0` / `ways=0` in a .kp file).
+inline constexpr std::int32_t kNoLanes = -1;
 
 class Program {
  public:
@@ -102,7 +106,7 @@ class Program {
   // Building, in program order. Each throws InputError (at `line`) on a malformed program.
   void add(OpKind kind, Millicycles duration, int line = 0);
   // A load or store annotated for the memory-aware model: its space and its sectors or ways
-  // (0: unknown), and for sector-counted spaces how it re-reads data and the 128-byte lines its
+  // (0: unknown; kNoLanes: no lane active), and for sector-counted spaces how it re-reads data and the 128-byte lines its
   // sectors lie in (0: as few as they fit, ceil(sectors / 4)).
   void add_access(OpKind kind, Millicycles duration, MemorySpace space, std::int32_t transactions, int line = 0,
                   CacheReuse reuse = {}, std::int32_t lines = 0);
@@ -113,6 +117,9 @@ class Program {
   // The last op, a load, issues `instructions` more before its value is first used, and could
   // issue `hoist` instructions earlier than where it stands (as ptxas schedules loads).
   void set_use_distance(std::int32_t instructions, std::int32_t hoist = 0, int line = 0);
+  // The last op, a load, is an asynchronous copy (cp.async, `async` in a .kp file): the warp goes
+  // on past it, and its use distance counts the instructions up to its wait (cp.async.wait_group).
+  void set_asynchronous(int line = 0);
   void begin_repeat(std::int64_t count, int line = 0);
   void begin_repeat(std::string parameter, int line = 0);
   void end_repeat(int line = 0);

@@ -41,6 +41,7 @@ struct TraceItem {
   isa::CalcMix mix;                // calc: the pipes of its instructions and its longest dependent chain
   std::int32_t use_distance = -1;  // load: DecodedInstruction::use_distance
   std::int32_t hoist = 0;          // load: DecodedInstruction::hoist
+  bool asynchronous = false;       // load: a cp.async copy (isa::Op::asynchronous)
   std::vector<TraceItem> body;     // loop
   std::size_t hash = 0;
   // The PTX lines of its instructions, not part of its identity (an item folded into a loop keeps
