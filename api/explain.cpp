@@ -8,6 +8,7 @@
 #include "explain_parts.hpp"
 #include "limits.hpp"
 #include "occupancy_result.hpp"
+#include "warpsim/grid/memory_defaults.hpp"
 #include "warpsim/report/number_format.hpp"
 
 namespace warpsim::api {
@@ -28,8 +29,12 @@ std::string peak_of(const std::string& name, const sim::core::PipeTiming& pipes,
     return rate + (rate == "1" ? " transaction" : " transactions") + "/clock/SM (128-byte lines or shared-memory passes)";
   }
   if (name == "dram") {
-    const auto it = gpu.figures.find("memory_bandwidth_gbs");
-    return it == gpu.figures.end() ? "" : shortest(it->second) + " GB/s";
+    const auto peak = gpu.figures.find("memory_bandwidth_gbs");
+    if (gpu.figures.contains("achievable_bandwidth_gbs")) {
+      return shortest(sim::grid::dram_bandwidth_gbs(gpu)) + " GB/s achievable" +
+             (peak == gpu.figures.end() ? "" : " (" + shortest(peak->second) + " theoretical)");
+    }
+    return peak == gpu.figures.end() ? "" : shortest(peak->second) + " GB/s (theoretical; the profile cites no achievable figure)";
   }
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
     if (isa::to_string(isa::pipe_at(p)) != name) continue;
@@ -73,8 +78,8 @@ Roofline roofline_of(const ExplainInputs& in, const gpus::Profile& gpu, const Si
   r.achieved_gips = seconds > 0 ? r.warp_instructions / seconds * schedulers * busy_sms / 1e9 : 0;
   r.peak_gips = schedulers * static_cast<double>(gpu.sm_count) * gpu.clock_mhz * 1e6 / 1e9 *
                 (1000.0 / static_cast<double>(pipes.issue));
-  const auto bandwidth = gpu.figures.find("memory_bandwidth_gbs");
-  r.dram_gbs = bandwidth == gpu.figures.end() ? 0 : bandwidth->second;
+  const bool has_bandwidth = gpu.figures.contains("memory_bandwidth_gbs") || gpu.figures.contains("achievable_bandwidth_gbs");
+  r.dram_gbs = has_bandwidth ? sim::grid::dram_bandwidth_gbs(gpu) : 0;  // the roof the model times against
   r.ridge = r.dram_gbs > 0 ? r.peak_gips / r.dram_gbs : 0;
   r.intensity = r.dram_bytes > 0 ? r.warp_instructions / r.dram_bytes : 0;
   r.bound = r.dram_bytes > 0 && r.intensity < r.ridge ? "memory" : "compute";

@@ -92,6 +92,15 @@ void set_figure(Profile& gpu, std::string_view key, double value, const std::str
   }
   if (value < 0) fail(std::string(key) + " cannot be negative");
   if (value == 0 && key != "l1_cache_kib") fail(std::string(key) + " cannot be 0");
+  // A new peak keeps the memory system's efficiency: the achievable figure scales with it.
+  const auto peak = gpu.figures.find("memory_bandwidth_gbs");
+  const auto achievable = gpu.figures.find("achievable_bandwidth_gbs");
+  if (key == "memory_bandwidth_gbs" && peak != gpu.figures.end() && achievable != gpu.figures.end()) {
+    achievable->second *= value / peak->second;
+  }
+  if (key == "achievable_bandwidth_gbs" && peak != gpu.figures.end() && value > peak->second) {
+    fail("achievable_bandwidth_gbs would be " + number_text(value) + ", above memory_bandwidth_gbs " + number_text(peak->second));
+  }
   gpu.figures[std::string(key)] = value;
 }
 

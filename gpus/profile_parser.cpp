@@ -24,6 +24,11 @@ class ProfileParser {
     for (const RequiredInteger& field : required_integer_figures()) require(root, field.key);
     require(root, "clock_mhz");
     require(root, "name");
+    const auto achievable = profile_.figures.find("achievable_bandwidth_gbs");
+    const auto peak = profile_.figures.find("memory_bandwidth_gbs");
+    if (achievable != profile_.figures.end() && peak != profile_.figures.end() && achievable->second > peak->second) {
+      toml_.fail(root["achievable_bandwidth_gbs"].node(), "achievable_bandwidth_gbs is above memory_bandwidth_gbs: no GPU beats its peak");
+    }
     for (const auto& [key, text_unused] : profile_.sources) {
       if (!known_keys_.count(key)) {
         toml_.fail(root["sources"][key].node(),
@@ -144,6 +149,7 @@ const std::vector<FigureKey>& optional_figure_keys() {
       {"l2_cache_kib", "L2 cache, KiB", false},
       {"memory_gib", "device memory, GiB", false},
       {"memory_bandwidth_gbs", "peak device-memory bandwidth, GB/s", false},
+      {"achievable_bandwidth_gbs", "device-memory bandwidth a stream kernel reaches (copy/triad, measured), GB/s", false},
       {"memory_bus_bits", "memory bus width, bits", true},
       // The memory-aware model (docs/model.md#memory-aware-timing); latencies in core cycles, as a
       // dependent chain of loads measures them (pointer chasing).
@@ -158,6 +164,7 @@ const std::vector<FigureKey>& optional_figure_keys() {
       {"shared_memory_banks", "shared-memory banks, 4 bytes wide each", true},
       {"warp_schedulers_per_sm", "warp schedulers (dispatch units) per SM", true},
       {"launch_overhead_us", "default t_p when no calibration gives one, microseconds", false},
+      {"launch_overhead_back_to_back_us", "t_p of a launch that follows another in the same stream, microseconds", false},
   };
   return keys;
 }

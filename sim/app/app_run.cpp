@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "warpsim/workload/timing_model.hpp"
+
 namespace warpsim::sim::app {
 namespace {
 
@@ -78,14 +80,22 @@ std::int64_t evaluate(const workload::PointExpression& expression, const gpus::P
   return value;
 }
 
-StepTime step_time(const Step& step, double kernel_us, const gpus::Profile& gpu, const gpus::SystemFigures& figures,
+// A kernel step's prediction: its time, with the t_p of its first launch.
+struct KernelTime {
+  double time_us = 0;
+  double tp_us = 0;
+};
+
+StepTime step_time(const Step& step, const KernelTime& kernel, const gpus::Profile& gpu, const gpus::SystemFigures& figures,
                    const workload::Point& point) {
   StepTime time;
   if (step.repeat) time.repeat = evaluate(*step.repeat, gpu, point, "repeat");
   const std::int64_t gpu_count = point.front().second;
   double once = 0;
   switch (step.kind) {
-    case StepKind::kernel: once = kernel_us; break;
+    case StepKind::kernel:  // repeated in one stream: each repeat after the first follows a launch
+      time.time_us = workload::back_to_back_us(gpu, step.kernel.overrides.model, time.repeat, kernel.time_us, kernel.tp_us);
+      return time;
     case StepKind::cpu: once = step.cpu_us ? *step.cpu_us : static_cast<double>(evaluate(*step.amount, gpu, point, "cpu_us")); break;
     case StepKind::h2d:
     case StepKind::d2h:
@@ -139,11 +149,12 @@ AppRun run_app(const App& app, const driver::SweepOptions& options) {
   }
 
   AppRun run;
-  std::vector<double> kernel_us;
+  std::vector<KernelTime> kernel_us;
   if (!kernels.empty()) {
     kernel_us.reserve(static_cast<std::size_t>(rows.total()) * kernels.size());
-    const driver::SweepStats stats =
-        driver::run_sweep(KernelPoints(rows, kernels), [&](const driver::SweepRow& row) { kernel_us.push_back(row.prediction.time_us); }, options);
+    const driver::SweepStats stats = driver::run_sweep(
+        KernelPoints(rows, kernels),
+        [&](const driver::SweepRow& row) { kernel_us.push_back({row.prediction.time_us, row.prediction.calibration.tp_us}); }, options);
     if (stats.stopped) throw InputError("interrupted");
     run.warnings = driver::warning_lines(stats);
   }
@@ -161,7 +172,7 @@ AppRun run_app(const App& app, const driver::SweepOptions& options) {
     double group_us = 0;  // the longest step of the current run of overlapping steps
     for (const Step& step : app.steps) {
       const bool is_kernel = step.kind == StepKind::kernel;
-      const double us = is_kernel ? kernel_us[static_cast<std::size_t>(r) * kernels.size() + kernel++] : 0;
+      const KernelTime us = is_kernel ? kernel_us[static_cast<std::size_t>(r) * kernels.size() + kernel++] : KernelTime{};
       row.steps.push_back(step_time(step, us, *row.gpu, figures, point));
       if (!step.overlaps_previous) {
         row.total_us += group_us;

@@ -21,6 +21,14 @@ isa::Millicycles cycles(double value) { return static_cast<isa::Millicycles>(std
 
 }  // namespace
 
+double dram_bandwidth_gbs(const gpus::Profile& gpu) {
+  const auto achievable = gpu.figures.find("achievable_bandwidth_gbs");
+  if (achievable == gpu.figures.end()) return figure(gpu, "memory_bandwidth_gbs");
+  // A peak changed below it in code (the profile reader refuses it in a file) bounds it.
+  const auto peak = gpu.figures.find("memory_bandwidth_gbs");
+  return peak == gpu.figures.end() ? achievable->second : std::min(achievable->second, peak->second);
+}
+
 isa::Millicycles default_issue_per_transaction(const gpus::Profile& gpu) { return gpu.core_packages_per_sm() * 1000; }
 
 core::MemoryTiming memory_timing(const gpus::Profile& gpu, const Launch& launch, const GridPlan& plan,
@@ -34,7 +42,7 @@ core::MemoryTiming memory_timing(const gpus::Profile& gpu, const Launch& launch,
   t.shared_latency = cycles(figure(gpu, "shared_latency_cycles"));
   t.constant_latency = cycles(figure(gpu, "constant_latency_cycles"));
   // GB/s over MHz is bytes per cycle for the whole GPU; each SM with blocks gets an equal share.
-  const double bytes_per_cycle = figure(gpu, "memory_bandwidth_gbs") * 1e3 / gpu.clock_mhz;
+  const double bytes_per_cycle = dram_bandwidth_gbs(gpu) * 1e3 / gpu.clock_mhz;
   const auto sms_busy = static_cast<double>(std::min(gpu.sm_count, launch.blocks));
   const double package_bytes_per_cycle = bytes_per_cycle / sms_busy / static_cast<double>(plan.core_packages_per_sm);
   t.dram_per_sector = static_cast<isa::Millicycles>(std::ceil(32.0 / package_bytes_per_cycle * 1000));

@@ -1,4 +1,5 @@
 #include "warpsim/workload/named_workload_model.hpp"
+#include "warpsim/workload/timing_model.hpp"
 
 #include <deque>
 #include <mutex>
@@ -108,7 +109,7 @@ class PreparedNamedWorkload final : public PreparedModel {
     prediction.calibration = program.calibration;
     grid::time_grid(gpu_, planned_with(program.spec, prediction.launch), program.calibration.tp_us, program.core_times,
                     prediction.per_launch);
-    prediction.time_us = static_cast<double>(prediction.launches) * prediction.per_launch.time_us;
+    prediction.time_us = back_to_back_us(gpu_, overrides_.model, prediction.launches, prediction.per_launch.time_us, program.calibration.tp_us);
     prediction.warnings.clear();
   }
 

@@ -17,6 +17,12 @@ gpus::CalibrationChoice with_model_defaults(const gpus::Profile& gpu, gpus::Cali
   return choice;
 }
 
+double back_to_back_us(const gpus::Profile& gpu, Model model, std::int64_t launches, double launch_us, double tp_us) {
+  const auto following = gpu.figures.find("launch_overhead_back_to_back_us");
+  if (model == Model::paper || following == gpu.figures.end() || launches < 2) return static_cast<double>(launches) * launch_us;
+  return launch_us + static_cast<double>(launches - 1) * (launch_us - tp_us + following->second);
+}
+
 grid::Launch with_occupancy(const gpus::Profile& gpu, grid::Launch launch, Model model,
                             std::int64_t registers_per_thread, std::int64_t shared_bytes,
                             std::int64_t dynamic_shared_bytes) {

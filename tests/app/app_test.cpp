@@ -151,6 +151,20 @@ params = { K = 8, N = "N/M" }
   }
 }
 
+// A repeated kernel step runs back to back in one stream: on the H100 (launch_overhead_us 5.25,
+// launch_overhead_back_to_back_us 4.518) each repeat after the first pays 4.518 for its t_p.
+TEST(AppKernels, RepeatedKernelStepPaysTheBackToBackOverhead) {
+  std::string system = kSystem;
+  system.replace(system.find("rtx2080"), 7, "h100");
+  const App app = parse_app(system + "[[step]]\nworkload = \"dwt_matrix\"\nparams = { K = 8, N = 65536 }\nrepeat = 3\n", "app.toml");
+  const AppRun r = run_app(app);
+  const sim::workload::NamedWorkloadModel model(sim::workload::find_workload("dwt_matrix"));
+  sim::workload::CoreTimeCache cache;
+  const auto once = model.predict(app.gpus[0], {{"K", 8}, {"N", 65536}}, {}, cache);
+  ASSERT_DOUBLE_EQ(once.calibration.tp_us, 5.25);
+  EXPECT_DOUBLE_EQ(r.rows.at(0).total_us, 3 * once.time_us - 2 * (5.25 - 4.518));
+}
+
 TEST(AppKernels, AxesOfTheWorkloadComeFromTheAppWhenNotBound) {
   const App app = parse_app(kSystem + "[axes]\nK = [8]\nN = [4096]\n[[step]]\nworkload = \"dwt_lattice\"\n", "app.toml");
   const AppRun r = run_app(app);  // its rows point at the app's GPUs: the app outlives them

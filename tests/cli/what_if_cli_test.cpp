@@ -76,8 +76,10 @@ TEST(WhatIfCli, PtxMemoryFigureEqualsAChangedProfile) {
   const nlohmann::json j = json_of(sgemm + "h100 --set dram_bandwidth_gbs=1%");
   EXPECT_EQ(j["changes"][0]["figure"], "memory_bandwidth_gbs");
   EXPECT_EQ(j["changes"][0]["value"], 33.5);
-  const std::string profile = changed_profile("memory_bandwidth_gbs = 3350", "memory_bandwidth_gbs = 33.5", "h100");
-  EXPECT_EQ(j["what_if_time_us"], json_of(sgemm + profile)["time_us"]);
+  // The achievable figure keeps its fraction of the peak: 2753.2 becomes 27.532.
+  const std::string profile = changed_profile("memory_bandwidth_gbs = 3350\nachievable_bandwidth_gbs = 2753.2",
+                                              "memory_bandwidth_gbs = 33.5\nachievable_bandwidth_gbs = 27.532", "h100");
+  EXPECT_NEAR(j["what_if_time_us"].get<double>(), json_of(sgemm + profile)["time_us"].get<double>(), 1e-9 * j["what_if_time_us"].get<double>());
   EXPECT_GT(j["what_if_time_us"].get<double>(), j["baseline_time_us"].get<double>());
 }
 

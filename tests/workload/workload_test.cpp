@@ -73,6 +73,25 @@ TEST(DwtWorkloads, LatticeLaunchesKOverTwoPlusOne) {
   EXPECT_DOUBLE_EQ(p.time_us, 5 * (5.0 + 318.0 / 1200));
 }
 
+// Back to back (issue 46): the H100 profile measures a following launch's t_p (4.518 us, the kit's
+// back_to_back) apart from the first's (launch_overhead_us 5.25). Under the memory and pipes models
+// the lattice's K/2 + 1 launches pay 5.25 once and 4.518 after: T = L T_k - (L - 1)(5.25 - 4.518);
+// the paper's model (and a profile without the figure, the RTX 2060 above) keeps L T_k.
+TEST(DwtWorkloads, BackToBackLaunchesPayTheFollowingOverhead) {
+  const Prediction p = run("dwt_lattice", "h100", 8, 1 << 20);
+  ASSERT_EQ(p.launches, 5);
+  ASSERT_DOUBLE_EQ(p.calibration.tp_us, 5.25);
+  EXPECT_DOUBLE_EQ(p.time_us, p.per_launch.time_us + 4 * (p.per_launch.time_us - 5.25 + 4.518));
+  EXPECT_LT(p.time_us, 5 * p.per_launch.time_us);
+  ModelOverrides paper;
+  paper.model = Model::paper;
+  paper.tp_us = 5.25;
+  paper.tm = 1'000;
+  CoreTimeCache cache;
+  const Prediction q = NamedWorkloadModel(find_workload("dwt_lattice")).predict(gpus::load_profile("h100"), {{"K", 8}, {"N", 1 << 20}}, paper, cache);
+  EXPECT_DOUBLE_EQ(q.time_us, 5 * q.per_launch.time_us);
+}
+
 // 2D matrix on the RTX 2080, K = 8, N = 64: 64 * (64 + 6) = 4480 elements, rule 3: 68 blocks of
 // ceil(4480 / 68) = 66 threads = 3 warps, so ceil(3 / 2) = 2 warps per core package.
 // Two warps, t_m 1.1: w0 issues its loads at 33 and 34.1 (done 194.1), w1 at 68.2 and 69.3

@@ -12,6 +12,11 @@ namespace warpsim::sim::grid {
 // 128-byte line (or one shared-memory pass) per cycle, shared by its N_cp core packages.
 isa::Millicycles default_issue_per_transaction(const gpus::Profile& gpu);
 
+// The DRAM bandwidth the model gives the GPU, GB/s: the achievable figure (a stream kernel's,
+// measured and cited in the profile; at most the peak) where there is one, else the theoretical
+// peak. Throws InputError when neither is given.
+double dram_bandwidth_gbs(const gpus::Profile& gpu);
+
 // Per-access prices for `launch` (planned as `plan`): latencies from the profile, DRAM bandwidth
 // split evenly over the SMs that have blocks and their core packages, and the L2 shared evenly by
 // the blocks resident at once (for the hit rate of reused data, core::cache_hit_rate). Throws

@@ -36,7 +36,7 @@ struct Prediction {
   std::int64_t launches = 0;
   grid::GridTiming per_launch;     // T_k of one launch
   gpus::Calibration calibration;
-  double time_us = 0;              // launches * T_k
+  double time_us = 0;              // launches * T_k (back_to_back_us: following launches' own t_p)
   std::vector<std::string> warnings;  // the PTX frontend's for this point, as message lines
   std::shared_ptr<const PtxTimed> ptx;  // PTX workloads only
 };

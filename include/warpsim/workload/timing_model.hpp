@@ -16,6 +16,12 @@ namespace warpsim::sim::workload {
 // nothing (a missing t_p or t_m stays an error).
 gpus::CalibrationChoice with_model_defaults(const gpus::Profile& gpu, gpus::CalibrationChoice choice, Model model);
 
+// T of `launches` launches of one kernel back to back in one stream, each taking `launch_us` with
+// its t_p `tp_us`: under the memory and pipes models, every launch after the first adds the
+// profile's launch_overhead_back_to_back_us (measured; docs/profiles.md) instead of t_p, where the
+// profile has it; otherwise (and under the paper's model) launches * launch_us.
+double back_to_back_us(const gpus::Profile& gpu, Model model, std::int64_t launches, double launch_us, double tp_us);
+
 // Registers per thread assumed when neither --regs, a suite's `regs` nor ptxas gives them.
 inline constexpr std::int64_t kDefaultRegistersPerThread = 32;
 
