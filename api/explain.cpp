@@ -28,6 +28,11 @@ std::string peak_of(const std::string& name, const sim::core::PipeTiming& pipes,
     const std::string rate = rounded(per_clock(memory->issue_per_transaction));
     return rate + (rate == "1" ? " transaction" : " transactions") + "/clock/SM (128-byte lines or shared-memory passes)";
   }
+  if (name == "atomic") {
+    if (memory == nullptr) return "";
+    return "one update a cycle to one address (" + rounded(1000.0 / static_cast<double>(memory->atomic_interval)) +
+           "/clock at the L2, assumed), shared by every warp that updates it";
+  }
   if (name == "dram") {
     const auto peak = gpu.figures.find("memory_bandwidth_gbs");
     if (gpu.figures.contains("achievable_bandwidth_gbs")) {

@@ -128,6 +128,7 @@ ptx::LoweringOptions lowering_options(Dim3 grid, Dim3 block, const Parameters& p
   options.block = dim3(block);
   options.kernel = given.kernel;
   options.parameters = params;
+  for (const auto& [name, spec] : given.inputs) options.inputs.emplace_back(name, ptx::parse_input_contents(spec, "--input " + name));
   options.emulator.unknown_branch = given.unknown_branch_taken ? ptx::UnknownBranchPolicy::taken
                                                                : ptx::UnknownBranchPolicy::fallthrough;
   options.emulator.unknown_loop_trips = given.unknown_trips;

@@ -117,7 +117,15 @@ class KpParser {
       // `async` before them: a cp.async copy, which the warp does not wait for until its use.
       const bool asynchronous = keyword == "load" && access.size() > 2 && access.back() == "async";
       if (asynchronous) access.pop_back();
+      // `same=N hot=F` before that: an atomic (lanes on its busiest address; updates to the launch's).
+      std::optional<std::pair<std::int32_t, std::int32_t>> atomic;
+      if (access.size() > 4 && access.back().substr(0, 4) == "hot=" && access[access.size() - 2].substr(0, 5) == "same=") {
+        atomic = {whole_count(access[access.size() - 2].substr(5), access[access.size() - 2], line),
+                  thousandths_up_to(access.back().substr(4), access.back(), line, 32)};
+        access.resize(access.size() - 2);
+      }
       parse_access(keyword == "load" ? OpKind::load : OpKind::store, access, line);
+      if (atomic) program_.set_atomic(atomic->first, atomic->second, line);
       if (use) program_.set_use_distance(*use, hoist, line);
       if (asynchronous) program_.set_asynchronous(line);
     } else if (keyword == "bar") {
@@ -225,15 +233,21 @@ class KpParser {
 
   // A fraction in [0, 1] with at most three decimals, in thousandths.
   std::int32_t thousandths(std::string_view text, std::string_view word, int line) const {
+    return thousandths_up_to(text, word, line, 1, "reuse must be a fraction in [0, 1] with at most 3 decimals");
+  }
+  std::int32_t thousandths_up_to(std::string_view text, std::string_view word, int line, std::int32_t most,
+                                 const char* what = "hot= must be a number of updates in [0, 32] with at most 3 decimals") const {
     const std::size_t dot = text.find('.');
     const std::string_view whole = text.substr(0, dot);
     const std::string_view decimals = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
     const auto digits = [](std::string_view d) { return std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }); };
-    const bool ok = !whole.empty() && whole.size() <= 1 && digits(whole) && digits(decimals) && decimals.size() <= 3 &&
+    const bool ok = !whole.empty() && whole.size() <= 2 && digits(whole) && digits(decimals) && decimals.size() <= 3 &&
                     (dot == std::string_view::npos || !decimals.empty());
-    std::int32_t value = ok ? (whole[0] - '0') * 1000 : -1;
+    std::int32_t value = 0;
+    for (std::size_t i = 0; ok && i < whole.size(); ++i) value = value * 10 + (whole[i] - '0');
+    value *= 1000;
     for (std::size_t i = 0; ok && i < decimals.size(); ++i) value += (decimals[i] - '0') * (i == 0 ? 100 : i == 1 ? 10 : 1);
-    if (!ok || value > 1000) fail(line, quote_for_message(word) + ": reuse must be a fraction in [0, 1] with at most 3 decimals");
+    if (!ok || value > most * 1000) fail(line, quote_for_message(word) + ": " + what);
     return value;
   }
 

@@ -59,6 +59,7 @@ std::string to_kp(const Program& program) {
             out += " reuse=" + thousandths(op.reuse.permille) + " distance=" + std::to_string(op.reuse.distance_bytes);
           }
         }
+        if (op.same_address > 0) out += " same=" + std::to_string(op.same_address) + " hot=" + thousandths(op.hot_updates_milli);
         if (op.asynchronous) out += " async";
         if (op.use_distance >= 0) out += " use=" + std::to_string(op.use_distance);
         if (op.hoist > 0) out += " hoist=" + std::to_string(op.hoist);

@@ -56,6 +56,7 @@ bool Op::same_meaning(const Op& other) const {
          count_parameter == other.count_parameter && partner == other.partner && space == other.space &&
          transactions == other.transactions && lines == other.lines && reuse == other.reuse &&
          use_distance == other.use_distance && hoist == other.hoist && asynchronous == other.asynchronous &&
+         same_address == other.same_address && hot_updates_milli == other.hot_updates_milli &&
          (mix == 0) == (other.mix == 0);
 }
 
@@ -90,6 +91,16 @@ void Program::set_use_distance(std::int32_t instructions, std::int32_t hoist, in
   if (hoist < 0 || hoist > kMaxTransactions) fail(line, "hoist= must be a whole number in [0, 2^30]");
   ops_.back().use_distance = instructions;
   ops_.back().hoist = hoist;
+}
+
+void Program::set_atomic(std::int32_t same, std::int32_t hot_milli, int line) {
+  if (ops_.empty() || !is_memory(ops_.back().kind) || ops_.back().space == MemorySpace::unspecified || counts_ways(ops_.back().space)) {
+    fail(line, "only a global, local or tex access takes same= and hot=");
+  }
+  if (same < 1 || same > 32) fail(line, "same= must be a whole number of lanes in [1, 32]");
+  if (hot_milli < 0 || hot_milli > 32'000) fail(line, "hot= must be in [0, 32] updates");
+  ops_.back().same_address = same;
+  ops_.back().hot_updates_milli = hot_milli;
 }
 
 void Program::set_asynchronous(int line) {
@@ -286,7 +297,8 @@ std::vector<std::int64_t> Program::timing_identity() const {
   for (const Op& op : ops_) {
     identity.insert(identity.end(), {static_cast<std::int64_t>(op.kind), op.duration, op.count, static_cast<std::int64_t>(op.partner),
                                      static_cast<std::int64_t>(op.space), op.transactions, op.lines, op.reuse.permille,
-                                     op.reuse.distance_bytes, op.use_distance, op.hoist, op.asynchronous ? 1 : 0, op.mix == 0 ? 0 : 1});
+                                     op.reuse.distance_bytes, op.use_distance, op.hoist, op.asynchronous ? 1 : 0, op.same_address,
+                                     op.hot_updates_milli, op.mix == 0 ? 0 : 1});
     if (const CalcMix* m = mix_of(op)) {
       identity.push_back(m->issue);
       identity.insert(identity.end(), m->work.begin(), m->work.end());

@@ -17,7 +17,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer
-         profiler_import_fuzzer point_list_fuzzer expression_fuzzer app_fuzzer pipe_table_fuzzer sass_listing_fuzzer)
+         profiler_import_fuzzer point_list_fuzzer expression_fuzzer app_fuzzer pipe_table_fuzzer sass_listing_fuzzer
+         input_contents_fuzzer)
 if [ "${1:-}" = --list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 [ $# -eq 2 ] || { echo "usage: $0 TARGET DEST | --list" >&2; exit 2; }
 target="$1"
@@ -59,6 +60,9 @@ case "$target" in
   sass_listing_fuzzer)
     kind=sass
     patterns=('tests/sass/fixtures/*.sass') ;;
+  input_contents_fuzzer)
+    kind=input
+    patterns=() ;;
   *) echo "fuzz-corpus.sh: no such target: $target (see --list)" >&2; exit 2 ;;
 esac
 [ -d "fuzz/seeds/$kind" ] && patterns+=("fuzz/seeds/$kind/*")

@@ -41,7 +41,7 @@ case "$mode" in
 esac
 [ $# -le 1 ] || usage
 
-all_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer profiler_import_fuzzer point_list_fuzzer expression_fuzzer app_fuzzer pipe_table_fuzzer sass_listing_fuzzer)
+all_targets=(ptx_parser_fuzzer ptx_lowering_fuzzer kp_fuzzer profile_fuzzer suite_fuzzer csv_fuzzer profiler_import_fuzzer point_list_fuzzer expression_fuzzer app_fuzzer pipe_table_fuzzer sass_listing_fuzzer input_contents_fuzzer)
 if [ "$mode" = long ]; then
   seconds="${1:-600}"
   max_len="${FUZZ_MAX_LEN:-131072}"

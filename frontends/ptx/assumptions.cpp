@@ -150,7 +150,9 @@ void tally_instructions(const DecodedModule& module, const DecodedFunction& f, b
     }
     if (is_global_atomic(in)) {
       tally.add(AssumptionKind::atomic_as_access, "", in.pos,
-                "global atomics are timed as loads and reductions (red) as stores; contention is not modelled");
+                "global atomics are timed as loads and reductions (red) as stores; the lanes on one address, and the updates of "
+                "every warp to the busiest address the sample finds, queue at one update a cycle (assumed); no contention "
+                "where addresses are unknown");
     }
     if (in.opcode == Opcode::trap) {
       tally.add(AssumptionKind::trap_as_ret, "", in.pos, "trap is treated as ret: the lanes leave the function");
@@ -239,6 +241,12 @@ std::vector<Assumption> collect_assumptions(const DecodedModule& module, std::ui
     tally_special_registers(module.functions[function], tally);
   }
   tally.append_to(out);
+  const bool stated = options.inputs != nullptr && std::any_of(options.inputs->begin(), options.inputs->end(), [](const auto& c) { return c.has_value(); });
+  for (Assumption& a : out) {
+    if (a.kind == AssumptionKind::memory_values && stated) {
+      a.message = "values loaded from memory are unknown but from the buffers --input states (stores are not tracked)";
+    }
+  }
   std::stable_sort(out.begin(), out.end(), [](const Assumption& a, const Assumption& b) {
     return a.kind != b.kind ? a.kind < b.kind : before(a.first, b.first);
   });

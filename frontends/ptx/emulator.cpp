@@ -522,9 +522,14 @@ void bank_conflict_ways(std::span<const std::uint64_t> addresses, std::uint64_t 
 
 Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access = counted_access(in, lanes);
+  const bool atomic = in.opcode == Opcode::atom || in.opcode == Opcode::red;
+  if (atomic && access.transactions > 0) note_atomic(in, lanes, access);
   const ReuseTable* reuse = options_.reuse;
   if (reuse != nullptr && !reuse->empty() && (access.space == StateSpace::global || access.space == StateSpace::local)) {
-    if (const auto it = reuse->find(instruction_key()); it != reuse->end()) access.reuse = it->second;
+    if (const auto it = reuse->find(instruction_key()); it != reuse->end()) {
+      access.reuse = it->second.reuse;
+      if (atomic && access.same_address > 0) access.hot_updates_milli = it->second.hot_updates_milli;
+    }
   }
   return access;
 }
@@ -538,6 +543,51 @@ void WarpEmulator::note_sectors(const DecodedInstruction& in, std::span<const st
   if (sector_observer_ != nullptr && !sectors.empty() && (access.space == StateSpace::global || access.space == StateSpace::local)) {
     sector_observer_->sectors(in, instruction_key(), sectors);
   }
+}
+
+void WarpEmulator::note_atomic(const DecodedInstruction& in, std::uint32_t lanes, Access& access) {
+  const Frame& frame = frames_.back();
+  const Arg& base = in.address.base;
+  std::array<std::uint64_t, 32> addresses;
+  std::size_t n = 0;
+  for_lanes(lanes, [&](int lane) {
+    addresses[n++] = (base.kind == Arg::Kind::reg ? values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(lane)] : base.imm) +
+                     static_cast<std::uint64_t>(in.address.offset);
+  });
+  if (n == 0) return;
+  if (sector_observer_ != nullptr && access.space == StateSpace::global) {
+    sector_observer_->atomic_addresses(instruction_key(), std::span(addresses.data(), n));
+  }
+  std::sort(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(n));
+  std::int32_t most = 1, run = 1;
+  for (std::size_t i = 1; i < n; ++i) {
+    run = addresses[i] == addresses[i - 1] ? run + 1 : 1;
+    most = std::max(most, run);
+  }
+  if (access.space == StateSpace::shared) {
+    access.transactions = std::max(access.transactions, most);  // the bank updates one address's lanes one after another
+    access.broadcast = false;
+  } else if (access.space == StateSpace::global || access.space == StateSpace::local) {
+    access.same_address = most;
+  }
+}
+
+const InputContents* WarpEmulator::stated_buffer(std::uint64_t address, std::uint64_t& offset) const {
+  // The buffer whose base is the nearest at or below the address, within the 2^36 bytes each
+  // pointer parameter's synthetic base leaves it (kPointerParamBase).
+  const InputContents* found = nullptr;
+  std::uint64_t nearest = 0;
+  for (std::size_t i = 0; i < options_.inputs->size() && i < param_values_.size(); ++i) {
+    const std::optional<InputContents>& contents = (*options_.inputs)[i];
+    const std::optional<std::uint64_t>& base = param_values_[i];
+    if (!contents || !base || *base > address || address - *base >= kPointerParamBase) continue;
+    if (found == nullptr || *base > nearest) {
+      found = &*contents;
+      nearest = *base;
+    }
+  }
+  offset = address - nearest;
+  return found;
 }
 
 std::uint64_t WarpEmulator::instruction_key() const {
@@ -694,6 +744,22 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
   switch (in.opcode) {
     case Opcode::ld:
     case Opcode::ldu: {
+      if (options_.inputs != nullptr && (in.space == StateSpace::global || in.space == StateSpace::generic) && !in.unknown_footprint) {
+        // A load from a buffer whose contents the user stated: each element's value, per lane.
+        const auto bytes = static_cast<std::uint64_t>(in.type.bytes());
+        const std::uint32_t address_known = known_of(in.address.base);
+        for (std::size_t k = 0; k < in.dsts.size(); ++k) {
+          write(in.dsts[k], address_known, [&](int lane, std::uint64_t& v) {
+            const std::uint64_t address = read(in.address.base, lane) + static_cast<std::uint64_t>(in.address.offset) + k * bytes;
+            std::uint64_t offset = 0;
+            const InputContents* contents = stated_buffer(address, offset);
+            const std::optional<std::uint64_t> value = contents == nullptr ? std::nullopt : contents->value_at(offset, in.type);
+            if (value) v = *value;
+            return value.has_value();
+          });
+        }
+        return;
+      }
       if (in.space != StateSpace::param || in.dsts.size() != 1) return unknown_destinations();
       const std::int32_t slot = in.address.param_slot;
       const DecodedFunction& entry = module_.functions[entry_];

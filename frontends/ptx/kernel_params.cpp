@@ -158,6 +158,21 @@ std::string no_such_parameter(const std::vector<KernelParameter>& parameters, co
   return "kernel " + kernel + " has no parameter " + quote_for_message(name) + "; name one by " + ways + ": " + listing;
 }
 
+std::vector<std::optional<InputContents>> bind_inputs(const BoundParameters& bound, const std::string& kernel,
+                                                      const InputEntries& entries) {
+  std::vector<std::optional<InputContents>> contents(bound.parameters.size());
+  for (const auto& [name, stated] : entries) {
+    const std::optional<std::size_t> found = find_parameter(bound.parameters, name);
+    if (!found) throw InputError("--input " + name + ": " + no_such_parameter(bound.parameters, kernel, name));
+    const KernelParameter& p = bound.parameters[*found];
+    const std::string which = "parameter " + std::to_string(*found) + " (" + p.ptx_name + ")";
+    if (!p.is_pointer) throw InputError("--input " + name + ": " + which + " is not a pointer; only a buffer has contents");
+    if (contents[*found]) throw InputError("--input " + name + ": " + which + " is given twice");
+    contents[*found] = stated;
+  }
+  return contents;
+}
+
 BoundParameters bind_parameters(const Module& module, const DecodedModule& decoded, std::uint32_t entry,
                                 const ParameterEntries& entries) {
   const Function& function = module.functions[entry];

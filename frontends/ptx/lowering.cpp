@@ -3,6 +3,8 @@
 
 #include <tbb/task_arena.h>
 
+#include <algorithm>
+
 #include "warpsim/ptx/decode.hpp"
 #include "warpsim/ptx/lowering_streams.hpp"
 #include "warpsim/ptx/reuse_sampler.hpp"
@@ -88,6 +90,14 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   check_block_directives(function, options.block);
   const BoundParameters parameters = bind_parameters(module, decoded, entry, options.parameters);
   const std::vector<std::optional<std::uint64_t>>& values = parameters.values;
+  const std::vector<std::optional<InputContents>> inputs = bind_inputs(parameters, short_kernel_name(function.name), options.inputs);
+  // Contents that differ by element give each block its own values: classes of blocks would
+  // share one block's, so every warp is emulated (the result is what --emulate-all gives).
+  const bool per_element = std::any_of(inputs.begin(), inputs.end(), [](const auto& c) { return c && c->varies_by_address(); });
+  if (per_element && options.grid.count() * ((options.block.count() + 31) / 32) > kMaxEmulatedWarps) {
+    throw InputError("--input with contents that differ by element emulates every warp; this launch has more than 2^22 (" +
+                     std::to_string(kMaxEmulatedWarps) + ") warps (state zeros or a constant instead, or a smaller launch)");
+  }
 
   LoweredKernel result;
   result.ptx_name = function.name;
@@ -102,12 +112,14 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   // Sampled first, so that every warp's accesses carry their instruction's reuse.
   EmulatorOptions sampler = options.emulator;
   sampler.cancel = options.cancel;
+  if (!options.inputs.empty()) sampler.inputs = &inputs;
   const ReuseTable reuse =
       options.sample_reuse ? sample_reuse(decoded, entry, options.grid, options.block, values, sampler) : ReuseTable{};
   LoweringOptions with_reuse = options;
   with_reuse.emulator.reuse = &reuse;
+  if (!options.inputs.empty()) with_reuse.emulator.inputs = &inputs;
   const auto lower = [&] {
-    if (options.emulate_all) {
+    if (options.emulate_all || per_element) {
       lower_every_warp(decoded, entry, values, with_reuse, table, result);
     } else {
       lower_by_class(decoded, entry, values, with_reuse, table, result);
@@ -122,7 +134,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   table.rethrow_error();
   result.warp_programs.renumber(table.finish(with_reuse, identifier(result.name), module.file, result));
   result.assumptions =
-      collect_assumptions(decoded, entry, result.unknown_branches, result.generic_as_global, options.emulator);
+      collect_assumptions(decoded, entry, result.unknown_branches, result.generic_as_global, with_reuse.emulator);
   return result;
 }
 

@@ -34,11 +34,24 @@ class TouchRecorder final : public InstructionSink, public SectorObserver {
     for (const std::uint64_t s : sectors) touches_.push_back(SectorTouch{position_, warp_, key, s});
     sectors_ += static_cast<std::int64_t>(sectors.size());
   }
+  void atomic_addresses(std::uint64_t key, std::span<const std::uint64_t> addresses) override {
+    AtomicUpdates& a = atomics_[key];
+    ++a.accesses;
+    for (const std::uint64_t address : addresses) a.per_address[address] += 1;
+  }
+
+  // Per atomic instruction: its warp accesses in the sample, and its lanes' updates per address.
+  struct AtomicUpdates {
+    std::int64_t accesses = 0;
+    std::unordered_map<std::uint64_t, std::int64_t> per_address;
+  };
+  const std::unordered_map<std::uint64_t, AtomicUpdates>& atomics() const { return atomics_; }
 
  private:
   std::vector<SectorTouch>& touches_;
   std::int64_t max_instructions_;
   std::int64_t max_sectors_;
+  std::unordered_map<std::uint64_t, AtomicUpdates> atomics_;
   std::int64_t warp_ = 0;
   std::int64_t position_ = 0;
   std::int64_t sectors_ = 0;
@@ -135,7 +148,15 @@ ReuseTable sample_reuse(const DecodedModule& decoded, std::uint32_t entry, Dim3 
       // Bytes per sampled block: the blocks resident on a GPU scale it back (cache_hit_rate).
       reuse.distance_bytes = std::min(isa::kMaxReuseDistance, (*middle * 32 + blocks / 2) / blocks);
     }
-    if (reuse != isa::CacheReuse{}) table.emplace(instruction, reuse);
+    if (reuse != isa::CacheReuse{}) table[instruction].reuse = reuse;
+  }
+  // An atomic's updates to its busiest address per warp access: what each access adds to the queue
+  // there (the lanes of every sampled warp on one address update it one after another).
+  for (const auto& [instruction, a] : recorder.atomics()) {
+    std::int64_t busiest = 0;
+    for (const auto& [address, updates] : a.per_address) busiest = std::max(busiest, updates);
+    table[instruction].hot_updates_milli =
+        static_cast<std::int32_t>(std::min<std::int64_t>(32'000, (busiest * 1000 + a.accesses / 2) / a.accesses));
   }
   return table;
 }

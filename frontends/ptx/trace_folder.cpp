@@ -63,7 +63,8 @@ void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions
 bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
          space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count &&
-         use_distance == other.use_distance && hoist == other.hoist && asynchronous == other.asynchronous && mix == other.mix &&
+         use_distance == other.use_distance && hoist == other.hoist && asynchronous == other.asynchronous &&
+         same_address == other.same_address && hot_updates_milli == other.hot_updates_milli && mix == other.mix &&
          body == other.body;
 }
 
@@ -71,6 +72,7 @@ void rehash(TraceItem& item) {
   std::size_t h = mix(static_cast<std::size_t>(item.kind), static_cast<std::size_t>(item.count));
   h = mix(h, static_cast<std::size_t>(item.transactions) << 32 ^ static_cast<std::size_t>(item.lines));
   h = mix(h, static_cast<std::size_t>(item.reuse.permille) ^ static_cast<std::size_t>(item.reuse.distance_bytes) << 10);
+  if (item.same_address != 0) h = mix(h, static_cast<std::size_t>(item.same_address) << 40 ^ static_cast<std::size_t>(item.hot_updates_milli));
   h = mix(h, static_cast<std::size_t>(item.space) * 8 + (item.asynchronous ? 4 : 0) + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
   h = mix(h, static_cast<std::size_t>(item.use_distance) ^ static_cast<std::size_t>(item.mix.issue) << 20 ^
                  static_cast<std::size_t>(item.hoist) << 44);
@@ -145,6 +147,8 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
     item.broadcast = access->broadcast;
     item.lines = access->lines;
     item.reuse = access->reuse;
+    item.same_address = access->same_address;
+    item.hot_updates_milli = access->hot_updates_milli;
     if (item.kind == TraceItem::Kind::load) {
       item.use_distance = instruction.use_distance;
       item.hoist = instruction.hoist;

@@ -63,6 +63,9 @@ struct PtxOptions {
   bool emulate_all = false;                // the reference path: every warp and iteration (same result)
   std::optional<double> load_cycles;       // duration of a global load (default 60)
   std::optional<double> store_cycles;      // and of a store (default 60)
+  // What pointer parameters' buffers hold, by name or position (--input PARAM=SPEC): zeros,
+  // const:V, uniform:LOW:HIGH or file:PATH (docs/ptx.md, "Input contents"); others stay unknown.
+  Parameters inputs;
 };
 
 // A .cu kernel as nvcc compiled it to PTX (where nvcc runs: $WARPSIM_NVCC, else nvcc on PATH).

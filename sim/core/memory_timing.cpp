@@ -39,7 +39,12 @@ AccessCost price_access(const isa::Op& op, const MemoryTiming& timing) {
           std::ceil(static_cast<double>(sectors) * static_cast<double>(timing.dram_per_sector) * from_dram));
       const auto latency = static_cast<Millicycles>(std::llround(
           hits * static_cast<double>(timing.cache_latency) + (1 - hits) * static_cast<double>(timing.global_latency)));
-      return {lines * t, latency + (lines - 1) * t, dram};
+      // An atomic's lanes on one address update it one after another; its updates to the launch's
+      // busiest address queue there behind every other warp's (the package's share of it).
+      const Millicycles serial = std::max(0, op.same_address - 1) * timing.atomic_interval;
+      const auto atomic = static_cast<Millicycles>(
+          std::ceil(static_cast<double>(op.hot_updates_milli) / 1000.0 * static_cast<double>(timing.atomic_per_update)));
+      return {lines * t, latency + (lines - 1) * t + serial, dram, atomic};
     }
   }
 }

@@ -46,6 +46,7 @@ core::MemoryTiming memory_timing(const gpus::Profile& gpu, const Launch& launch,
   const auto sms_busy = static_cast<double>(std::min(gpu.sm_count, launch.blocks));
   const double package_bytes_per_cycle = bytes_per_cycle / sms_busy / static_cast<double>(plan.core_packages_per_sm);
   t.dram_per_sector = static_cast<isa::Millicycles>(std::ceil(32.0 / package_bytes_per_cycle * 1000));
+  t.atomic_per_update = t.atomic_interval * static_cast<isa::Millicycles>(sms_busy) * plan.core_packages_per_sm;
   return t;
 }
 

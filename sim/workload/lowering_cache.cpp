@@ -14,11 +14,11 @@ const std::shared_ptr<LoweringCache>& LoweringCache::process_wide() {
 std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& options) {
   // The emulator options through a structured binding, which names every field or does not
   // compile: a new option breaks the build here until it is keyed or excluded below (a size check
-  // would miss one that fits in padding). Three are deliberately not keyed: `cancel` only stops
-  // the lowering, `report_place` only reports and `reuse` is the lowering's own
-  // (LoweringOptions::sample_reuse, keyed below).
-  const auto& [unknown_loop_trips, unknown_branch, max_steps_per_warp, cancel, report_place, reuse] = options.emulator;
-  static_cast<void>(cancel), static_cast<void>(report_place), static_cast<void>(reuse);
+  // would miss one that fits in padding). Four are deliberately not keyed: `cancel` only stops
+  // the lowering, `report_place` only reports, and `reuse` and `inputs` are the lowering's own
+  // (from LoweringOptions::sample_reuse and LoweringOptions::inputs, keyed below).
+  const auto& [unknown_loop_trips, unknown_branch, max_steps_per_warp, cancel, report_place, reuse, inputs] = options.emulator;
+  static_cast<void>(cancel), static_cast<void>(report_place), static_cast<void>(reuse), static_cast<void>(inputs);
   std::string key;
   const auto text = [&](std::string_view s) { key.append(std::to_string(s.size())).append(":").append(s); };
   const auto number = [&](std::int64_t n) { key.append(std::to_string(n)).append(","); };
@@ -33,6 +33,11 @@ std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& op
   for (const auto& [name, value] : options.parameters) {
     text(name);
     text(value);
+  }
+  number(static_cast<std::int64_t>(options.inputs.size()));
+  for (const auto& [name, contents] : options.inputs) {
+    text(name);
+    text(contents.identity());
   }
   number(unknown_loop_trips);
   number(static_cast<std::int64_t>(unknown_branch));

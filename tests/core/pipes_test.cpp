@@ -85,6 +85,29 @@ TEST(PipesEngine, AsynchronousCopyIsWaitedForAtItsUse) {
   EXPECT_EQ(run("load 30 async use=2\ncalc 8 fp32=8 chain fp32=1\n", 1), 39'000);
 }
 
+// The launch's busiest atomic address is a queue of the package's own: atomics of several warps
+// wait there one after another, plain loads do not.
+TEST(PipesEngine, AtomicsQueueOnTheBusiestAddress) {
+  static const PipeTiming timing = test_timing();
+  MemoryTiming memory;
+  memory.issue_per_transaction = 1'000;
+  memory.global_latency = 20'000;
+  memory.cache_latency = 20'000;
+  memory.atomic_interval = 1'000;
+  memory.atomic_per_update = 10'000;  // each update holds the package's share 10 cycles
+  PipeBusy busy;
+  const auto run_with = [&](const std::string& kp, std::int64_t warps) {
+    return simulate_core(isa::parse_kp(kp, "a.kp"), warps, 1'000, {.memory = &memory, .pipes = &timing, .busy = &busy});
+  };
+  // One warp: 32 updates x 10 = 320 on the queue, beyond the latency of 20 + 31 (serial lanes).
+  EXPECT_EQ(run_with("load 1 global sectors=1 same=32 hot=32 use=0\n", 1), 320'000);
+  EXPECT_EQ(busy.atomic, 320'000);
+  // Four warps: one after another, 4 x 320.
+  EXPECT_EQ(run_with("load 1 global sectors=1 same=32 hot=32 use=0\n", 4), 1'280'000);
+  // The same loads without contention overlap: the last issues at 3 (front end 1 each) and ends 20 + 31 later.
+  EXPECT_EQ(run_with("load 1 global sectors=1 same=32 hot=0 use=0\n", 4), 54'000);
+}
+
 // Memory of one warp overlaps arithmetic of another: the front end is its own resource.
 TEST(PipesEngine, MemoryAndArithmeticOverlap) {
   const isa::Program memory = isa::parse_kp("repeat 10\n  store 1\nend\n", "m.kp");

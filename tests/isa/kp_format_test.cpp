@@ -87,6 +87,21 @@ TEST(KpFormat, AccessWithNoLaneRoundTrips) {
   EXPECT_EQ(to_kp(program), text);
 }
 
+// An atomic's lanes on one address and its updates to the launch's busiest (same=N hot=F), before
+// `async` and `use=`.
+TEST(KpFormat, AtomicsRoundTrip) {
+  const std::string text = "kernel a\nload 60 global sectors=1 same=32 hot=32 use=3\nstore 60 global sectors=4 same=2 hot=0.125\n";
+  const Program program = parse_kp(text, "a.kp");
+  EXPECT_EQ(program.ops()[0].same_address, 32);
+  EXPECT_EQ(program.ops()[0].hot_updates_milli, 32'000);
+  EXPECT_EQ(program.ops()[0].use_distance, 3);
+  EXPECT_EQ(program.ops()[1].hot_updates_milli, 125);
+  EXPECT_EQ(to_kp(program), text);
+  EXPECT_THROW(parse_kp("load 60 global sectors=1 same=33 hot=1\n", "b.kp"), InputError);
+  EXPECT_THROW(parse_kp("load 60 global sectors=1 same=1 hot=33\n", "b.kp"), InputError);
+  EXPECT_THROW(parse_kp("load 1 shared ways=1 same=2 hot=1\n", "b.kp"), InputError);
+}
+
 TEST(KpFormat, RoundTripKeepsNestedLoopsAndFractions) {
   Program program("nested", "");
   program.set_default_tm(1);

@@ -134,6 +134,21 @@ TEST(MemoryPrice, AccessWithNoLaneCostsNothing) {
   }
 }
 
+// An atomic: its lanes on one address add (same - 1) atomic intervals of latency; its updates to
+// the launch's busiest address take hot x atomic_per_update of the package's share there.
+TEST(MemoryPrice, AtomicsSerialiseOnOneAddress) {
+  MemoryTiming m = test_timing();
+  m.atomic_interval = 1'000;
+  m.atomic_per_update = 500'000;  // e.g. 500 packages share the address
+  const AccessCost plain = price_access(op_of("load 1 global sectors=1"), m);
+  const AccessCost atomic = price_access(op_of("load 1 global sectors=1 same=32 hot=0.5"), m);
+  EXPECT_EQ(atomic.issue, plain.issue);
+  EXPECT_EQ(atomic.latency, plain.latency + 31 * 1'000);
+  EXPECT_EQ(atomic.dram, plain.dram);
+  EXPECT_EQ(plain.atomic, 0);
+  EXPECT_EQ(atomic.atomic, 250'000);
+}
+
 // cache_hit_rate(reuse F, distance d; C per block) = F * min(1, C / d), and F when d = 0.
 TEST(MemoryPrice, CacheHitRate) {
   // Reuse inside the cache (d <= C): every reused sector hits.

@@ -37,12 +37,12 @@ std::string output_format(const po::variables_map& values, const FormatRule& rul
   return choose_format(format, values.count(out) ? values[out].as<std::string>() : "", rule);
 }
 
-std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries) {
+std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries, const std::string& flag) {
   std::vector<std::pair<std::string, std::string>> pairs;
   for (const std::string& entry : entries) {
     const std::size_t equals = entry.find('=');
     if (equals == std::string::npos || equals == 0) {
-      throw InputError("--param " + quote_for_message(entry) + ": expected NAME=VALUE");
+      throw InputError(flag + " " + quote_for_message(entry) + ": expected NAME=VALUE");
     }
     pairs.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
   }

@@ -31,7 +31,7 @@ int print_help(const std::string& usage, const std::string& summary, const po::o
 std::string output_format(const po::variables_map& values, const FormatRule& rule, const char* out = "out");
 
 // --param NAME=VALUE entries split at the first '=', in command-line order.
-std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries);
+std::vector<std::pair<std::string, std::string>> split_parameters(const std::vector<std::string>& entries, const std::string& flag = "--param");
 // The raw --param entries.
 std::vector<std::string> parameter_entries(const po::variables_map& values);
 

@@ -26,6 +26,10 @@ void add_ptx_options(po::options_description& options) {
                       "same result, slower)")
       ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
       ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)")
+      ("input", po::value<std::vector<std::string>>()->composing(),
+       "PTX: PARAM=SPEC (repeatable): what a pointer parameter's buffer holds, so loads from it are emulated with "
+       "its values: zeros, const:V, uniform:LOW:HIGH (a fixed pseudo-random draw per element) or file:PATH (raw "
+       "bytes); PARAM by position or name as --param. Without it loaded values are unknown")
       ("nvcc-flags", po::value<std::string>(), kNvccFlagsHelp)
       ("max-seconds", po::value<std::string>(),
        "stop after S seconds with an error (exit 2) that names the PTX line, warp and loop the emulation was at "
@@ -57,6 +61,7 @@ PtxOptions ptx_options(const po::variables_map& v) {
   if (v.count("load-cycles")) options.load_cycles = parse_cycles(v["load-cycles"].as<std::string>(), "--load-cycles");
   if (v.count("store-cycles")) options.store_cycles = parse_cycles(v["store-cycles"].as<std::string>(), "--store-cycles");
   options.emulate_all = v.count("emulate-all") > 0;
+  if (v.count("input")) options.inputs = split_parameters(v["input"].as<std::vector<std::string>>(), "--input");
   return options;
 }
 

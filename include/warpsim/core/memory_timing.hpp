@@ -22,6 +22,11 @@ struct MemoryTiming {
   Millicycles constant_serialisation = 32'000;  // per further distinct constant address (seed 001, M1)
   Millicycles dram_per_sector = 0;           // package's DRAM share: time to move one 32-byte sector
   std::int32_t unknown_sectors = 4;          // sectors assumed where the frontend could not tell
+  // Atomics: one update of one address at the L2 takes `atomic_interval` (assumed one cycle;
+  // docs/model.md, "Atomics"); the package's share of the launch's busiest address, like its DRAM
+  // share, is that times the packages that share it.
+  Millicycles atomic_interval = 1'000;
+  Millicycles atomic_per_update = 0;
 
   bool operator==(const MemoryTiming&) const = default;
 };
@@ -30,6 +35,7 @@ struct AccessCost {
   Millicycles issue = 0;    // front end held (the clock advances by this)
   Millicycles latency = 0;  // from issue to data, without bandwidth queueing
   Millicycles dram = 0;     // time on the package's DRAM share
+  Millicycles atomic = 0;   // time on the package's share of the launch's busiest atomic address
 };
 
 // Requires op.space != unspecified.

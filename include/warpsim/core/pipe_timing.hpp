@@ -55,6 +55,7 @@ struct PipeBusy {
   isa::Millicycles memory = 0;  // the memory front end (LSU/MIO: t_m per line, shared pass, constant address)
   isa::Millicycles shared = 0;  // the part of `memory` that served shared-memory passes
   isa::Millicycles dram = 0;    // the package's share of DRAM bandwidth
+  isa::Millicycles atomic = 0;  // the package's share of the launch's busiest atomic address
   std::array<isa::Millicycles, isa::kPipeCount> pipes{};
   bool operator==(const PipeBusy&) const = default;
 };

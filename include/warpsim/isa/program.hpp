@@ -63,6 +63,12 @@ struct Op {
   std::int32_t use_distance = -1;  // load: instructions issued before the first use of its value; -1 unknown
   std::int32_t hoist = 0;          // load with a use distance: instructions before it it could issue ahead of
   bool asynchronous = false;       // load: a copy to shared memory (cp.async) whose use is its wait, not a register read
+  // Atomics (atom, red) in a sector-counted space: the most lanes of the warp on one address
+  // (they update it one after another; 0: not an atomic, or unknown), and the updates it makes,
+  // on average, to the launch's busiest address, in thousandths (serialised there with every
+  // other warp's; 0: none known).
+  std::int32_t same_address = 0;
+  std::int32_t hot_updates_milli = 0;
 
   bool same_meaning(const Op& other) const;  // equal, ignoring source lines
   // Whether the paper's model times it as a memory instruction (else as a calc of its duration).
@@ -120,6 +126,9 @@ class Program {
   // The last op, a load, is an asynchronous copy (cp.async, `async` in a .kp file): the warp goes
   // on past it, and its use distance counts the instructions up to its wait (cp.async.wait_group).
   void set_asynchronous(int line = 0);
+  // The last op, a global, local or tex load or store, is an atomic: `same` lanes on its busiest
+  // address (>= 1), `hot_milli` thousandths of an update to the launch's busiest (0 to 32000).
+  void set_atomic(std::int32_t same, std::int32_t hot_milli, int line = 0);
   void begin_repeat(std::int64_t count, int line = 0);
   void begin_repeat(std::string parameter, int line = 0);
   void end_repeat(int line = 0);

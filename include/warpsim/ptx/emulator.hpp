@@ -18,6 +18,7 @@
 
 #include "warpsim/ptx/cfg.hpp"
 #include "warpsim/ptx/emulation_place.hpp"
+#include "warpsim/ptx/input_contents.hpp"
 #include "warpsim/ptx/instruction_sink.hpp"
 #include "warpsim/ptx/kernel_ir.hpp"
 #include "warpsim/ptx/trace_folder.hpp"
@@ -51,7 +52,15 @@ inline constexpr int kBlockSymbols = 3;
 
 // How each memory instruction of the module re-reads data (reuse_sampler.hpp), by instruction:
 // function index << 32 | instruction index.
-using ReuseTable = std::unordered_map<std::uint64_t, isa::CacheReuse>;
+// What the sample found of one memory instruction (reuse_sampler.hpp): how it re-reads data, and
+// for an atomic the updates one warp access makes, on average, to the busiest address of all of
+// its accesses in the sample, in thousandths.
+struct SampledAccess {
+  isa::CacheReuse reuse;
+  std::int32_t hot_updates_milli = 0;
+  bool operator==(const SampledAccess&) const = default;
+};
+using ReuseTable = std::unordered_map<std::uint64_t, SampledAccess>;
 
 struct EmulatorOptions {
   // A branch on an unknown value that leaves a loop is taken at its N-th evaluation (so such a
@@ -63,6 +72,9 @@ struct EmulatorOptions {
   // Called every 2^16 warp instructions of a warp, from the thread emulating it, with where it is.
   std::function<void(const EmulationPlace&)> report_place;
   const ReuseTable* reuse = nullptr;  // when set, each global/local Access carries its instruction's reuse
+  // Per kernel parameter (pointers), what its buffer holds where the user stated it (--input):
+  // loads from it return those values. Set by lower_kernel from LoweringOptions::inputs.
+  const std::vector<std::optional<InputContents>>* inputs = nullptr;
 };
 
 // Thrown when EmulatorOptions::cancel was set: where the emulation was, when a warp was running.
@@ -77,6 +89,10 @@ class SectorObserver {
   virtual ~SectorObserver() = default;
   // `key`: the instruction's key in a ReuseTable.
   virtual void sectors(const DecodedInstruction& instruction, std::uint64_t key, std::span<const std::uint64_t> sectors) = 0;
+  // An atomic (atom, red) on global memory with every active lane's address known, in lane order.
+  virtual void atomic_addresses(std::uint64_t key, std::span<const std::uint64_t> addresses) {
+    static_cast<void>(key), static_cast<void>(addresses);
+  }
 };
 
 // Where the emulator met something first, and how often.
@@ -296,6 +312,10 @@ class WarpEmulator {
   std::uint32_t entry_;
   Dim3 grid_, block_;
   std::vector<std::optional<std::uint64_t>> param_values_;
+  // An atomic's lanes on one address (Access::same_address), and its addresses for the observer.
+  void note_atomic(const DecodedInstruction& in, std::uint32_t lanes, Access& access);
+  // The stated buffer (options_.inputs) `address` lies in, with its offset there; null if none.
+  const InputContents* stated_buffer(std::uint64_t address, std::uint64_t& offset) const;
   EmulatorOptions options_;
   std::vector<ControlFlowGraph> cfgs_;
   UnknownBranchReport unknown_branches_;

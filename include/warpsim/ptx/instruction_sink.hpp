@@ -27,6 +27,11 @@ struct Access {
   std::int32_t lines = 0;  // global, local, texture with known sectors: the distinct 128-byte lines (else 0)
   bool broadcast = false;  // shared: every active lane (more than one) touches the same single word
   isa::CacheReuse reuse;   // global, local: how the instruction re-reads data (reuse_sampler.hpp)
+  // Atomics (atom, red) with every address known: the most active lanes on one address (shared:
+  // already in `transactions`); global: the updates to the sample's busiest address
+  // (SampledAccess::hot_updates_milli). 0 otherwise.
+  std::int32_t same_address = 0;
+  std::int32_t hot_updates_milli = 0;
   bool operator==(const Access&) const = default;
 };
 

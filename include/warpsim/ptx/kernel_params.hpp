@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "warpsim/ptx_syntax/ast.hpp"
+#include "warpsim/ptx/input_contents.hpp"
 #include "warpsim/ptx/kernel_ir.hpp"
 
 namespace warpsim::ptx {
@@ -63,6 +64,11 @@ std::string no_such_parameter(const std::vector<KernelParameter>& parameters, co
 // scalar parameter without a value.
 BoundParameters bind_parameters(const Module& module, const DecodedModule& decoded, std::uint32_t entry,
                                 const ParameterEntries& entries);
+
+// The stated contents per parameter position (nullopt where none). Throws InputError for a name
+// that matches no parameter, a parameter named twice, or one that is not a pointer.
+std::vector<std::optional<InputContents>> bind_inputs(const BoundParameters& bound, const std::string& kernel,
+                                                      const InputEntries& entries);
 
 // "mtx_mul_vec" for "_Z11mtx_mul_veciPfS_S_"; the name itself when it is not mangled.
 std::string short_kernel_name(const std::string& ptx_name);

@@ -65,6 +65,7 @@ struct LoweringOptions {
   Dim3 grid;
   Dim3 block;
   ParameterEntries parameters;
+  InputEntries inputs;  // what pointer parameters' buffers hold (--input); the rest stay unknown
   EmulatorOptions emulator;
   isa::Millicycles load_cycles = kDefaultMemoryCycles;
   isa::Millicycles store_cycles = kDefaultMemoryCycles;

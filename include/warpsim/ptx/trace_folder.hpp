@@ -42,6 +42,8 @@ struct TraceItem {
   std::int32_t use_distance = -1;  // load: DecodedInstruction::use_distance
   std::int32_t hoist = 0;          // load: DecodedInstruction::hoist
   bool asynchronous = false;       // load: a cp.async copy (isa::Op::asynchronous)
+  std::int32_t same_address = 0;   // load/store: Access::same_address
+  std::int32_t hot_updates_milli = 0;  // load/store: Access::hot_updates_milli
   std::vector<TraceItem> body;     // loop
   std::size_t hash = 0;
   // The PTX lines of its instructions, not part of its identity (an item folded into a loop keeps
