@@ -33,6 +33,10 @@ std::string peak_of(const std::string& name, const sim::core::PipeTiming& pipes,
     return "one update a cycle to one address (" + rounded(1000.0 / static_cast<double>(memory->atomic_interval)) +
            "/clock at the L2, assumed), shared by every warp that updates it";
   }
+  if (name == "l2") {
+    const auto l2 = gpu.figures.find("l2_bandwidth_bytes_per_cycle");
+    return l2 == gpu.figures.end() ? "" : shortest(l2->second * gpu.clock_mhz / 1000) + " GB/s (" + shortest(l2->second) + " bytes/clock, measured)";
+  }
   if (name == "dram") {
     const auto peak = gpu.figures.find("memory_bandwidth_gbs");
     if (gpu.figures.contains("achievable_bandwidth_gbs")) {

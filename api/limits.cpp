@@ -20,6 +20,7 @@ std::string resource_name(const std::string& key) {
   if (key == "shared") return "shared memory";
   if (key == "dram") return "DRAM bandwidth";
   if (key == "atomic") return "atomic contention";
+  if (key == "l2") return "L2 bandwidth";
   return key + " pipe";
 }
 
@@ -43,6 +44,7 @@ Limits limits_of(const std::vector<const isa::Program*>& programs, isa::Millicyc
   limits.utilisation.emplace_back("shared", share(busy.shared));
   limits.utilisation.emplace_back("dram", share(busy.dram));
   if (busy.atomic > 0) limits.utilisation.emplace_back("atomic", share(busy.atomic));
+  if (busy.l2 > 0) limits.utilisation.emplace_back("l2", share(busy.l2));
   limits.launch_overhead_share = result.time_us > 0 ? result.tp_us / result.time_us : 0;
   const double kernel_cycles = result.cycles;
   limits.tail_share = kernel_cycles > 0 ? result.remaining_run_cycles / kernel_cycles : 0;

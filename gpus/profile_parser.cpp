@@ -150,6 +150,7 @@ const std::vector<FigureKey>& optional_figure_keys() {
       {"memory_gib", "device memory, GiB", false},
       {"memory_bandwidth_gbs", "peak device-memory bandwidth, GB/s", false},
       {"achievable_bandwidth_gbs", "device-memory bandwidth a stream kernel reaches (copy/triad, measured), GB/s", false},
+      {"l2_bandwidth_bytes_per_cycle", "L2 bandwidth of the whole GPU a read kernel reaches (measured), bytes per core clock", false},
       {"memory_bus_bits", "memory bus width, bits", true},
       // The memory-aware model (docs/model.md#memory-aware-timing); latencies in core cycles, as a
       // dependent chain of loads measures them (pointer chasing).

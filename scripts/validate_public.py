@@ -116,14 +116,17 @@ def predict(warpsim: str, group: list[recipes_mod.Planned], ptx: Path, entry: st
     """One `warpsim sweep --points` over the rows of one kernel build: row line -> time_us."""
     tmp.mkdir(parents=True, exist_ok=True)
     width = 1 + max((max(p.params) for p in group if p.params), default=-1)
-    header = ["row", "gpu", "kernel", "entry", "grid", "block"] + [f"param:{i}" for i in range(width)]
+    inputs = sorted({i for p in group if p.kernel for i in p.kernel.inputs})
+    header = (["row", "gpu", "kernel", "entry", "grid", "block"] + [f"param:{i}" for i in range(width)]
+              + [f"input:{i}" for i in inputs])
     points, out = tmp / "points.csv", tmp / "predicted.csv"
     with points.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
         for p in group:
             w.writerow([p.row["line"], p.profile, str(ptx), entry, "x".join(map(str, p.grid)),
-                        "x".join(map(str, p.block))] + [p.params.get(i, "") for i in range(width)])
+                        "x".join(map(str, p.block))] + [p.params.get(i, "") for i in range(width)]
+                       + [p.kernel.inputs.get(i, "") if p.kernel else "" for i in inputs])
     run([warpsim, "sweep", "--points", str(points), "-o", str(out), "-j", "1", "--quiet"]
         + (["--model", model] if model else []), timeout=timeout)
     with out.open(newline="") as f:

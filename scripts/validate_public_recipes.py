@@ -22,6 +22,7 @@ class Kernel:
     prelude: list[str] = field(default_factory=list)
     instantiate: list[str] = field(default_factory=list)
     params: dict[int, str] = field(default_factory=dict)
+    inputs: dict[int, str] = field(default_factory=dict)  # what a buffer holds (warpsim --input), by position
     bytes: str | None = None
     flops: str | None = None
 
@@ -44,7 +45,7 @@ class Recipes:
 
 
 _KERNEL_KEYS = {"rows", "family", "entry", "file", "include_dirs", "prelude", "instantiate",
-                "params", "bytes", "flops"}
+                "params", "inputs", "bytes", "flops"}
 _SOURCE_KEYS = {"id", "rows_from", "repository", "commit", "why", "kernels", "file",
                 "include_dirs", "kernel", "leave_out"}
 
@@ -103,9 +104,14 @@ def kernel_from(t: dict, defaults: dict, where: str) -> Kernel:
         if not pos.isdigit():
             raise Fail(f"{where}: params key {pos!r} is not a parameter position")
         params[int(pos)] = expr
+    inputs = {}
+    for pos, spec in t.get("inputs", {}).items():
+        if not pos.isdigit() or not isinstance(spec, str):
+            raise Fail(f"{where}: inputs key {pos!r} is not a parameter position with a spec string")
+        inputs[int(pos)] = spec
     return Kernel(t["rows"], t["family"], t["entry"], file,
                   list(t.get("include_dirs", defaults["include_dirs"])),
-                  list(t.get("prelude", [])), list(t.get("instantiate", [])), params,
+                  list(t.get("prelude", [])), list(t.get("instantiate", [])), params, inputs,
                   t.get("bytes"), t.get("flops"))
 
 

@@ -97,11 +97,15 @@ void CorePackage::release_if_complete(Block& block, std::uint32_t id, Millicycle
   }
 }
 
-Millicycles CorePackage::queue_atomic(Millicycles from, Millicycles time) {
+Millicycles CorePackage::queue(Millicycles& free, Millicycles& busy, Millicycles from, Millicycles time) {
   if (time == 0) return 0;
-  atomic_free_ = std::max(atomic_free_, from) + time;
-  busy_.atomic += time;
-  return atomic_free_;
+  free = std::max(free, from) + time;
+  busy += time;
+  return free;
+}
+
+Millicycles CorePackage::queue_shared_resources(Millicycles from, const AccessCost& cost) {
+  return std::max(queue(atomic_free_, busy_.atomic, from, cost.atomic), queue(l2_free_, busy_.l2, from, cost.l2));
 }
 
 Millicycles CorePackage::issue_priced(std::size_t index, const isa::Op& op, Millicycles& now) {
@@ -111,7 +115,7 @@ Millicycles CorePackage::issue_priced(std::size_t index, const isa::Op& op, Mill
     dram_free_ = std::max(dram_free_, now) + cost.dram;
     end = std::max(end, dram_free_);
   }
-  end = std::max(end, queue_atomic(now, cost.atomic));
+  end = std::max(end, queue_shared_resources(now, cost));
   if (events_) record(index, op.kind, now, now + cost.issue, end);
   now += cost.issue;
   return end;
@@ -200,6 +204,7 @@ void CorePackage::take_snapshot(PackageSnapshot& into) const {
   add(ahead(latest_transaction_end_));
   add(ahead(dram_free_));
   add(ahead(atomic_free_));
+  add(ahead(l2_free_));
   for (const Block& block : blocks_) add(block.arrived);
   if (pipes_) {
     for (const Millicycles t : pipe_free_) add(ahead(t));
@@ -246,6 +251,7 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
   later(latest_transaction_end_);
   later(dram_free_);
   later(atomic_free_);
+  later(l2_free_);
   for (Millicycles& t : pipe_free_) later(t);
   later(memory_free_);
   later(issue_free_);
@@ -255,6 +261,7 @@ std::int64_t CorePackage::fast_forward(const PackageSnapshot& earlier, const Pac
   grow(busy_.shared, earlier.busy.shared, now.busy.shared);
   grow(busy_.dram, earlier.busy.dram, now.busy.dram);
   grow(busy_.atomic, earlier.busy.atomic, now.busy.atomic);
+  grow(busy_.l2, earlier.busy.l2, now.busy.l2);
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) grow(busy_.pipes[p], earlier.busy.pipes[p], now.busy.pipes[p]);
   now_ += shift;
   periods_skipped_ += periods;

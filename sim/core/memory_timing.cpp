@@ -44,7 +44,7 @@ AccessCost price_access(const isa::Op& op, const MemoryTiming& timing) {
       const Millicycles serial = std::max(0, op.same_address - 1) * timing.atomic_interval;
       const auto atomic = static_cast<Millicycles>(
           std::ceil(static_cast<double>(op.hot_updates_milli) / 1000.0 * static_cast<double>(timing.atomic_per_update)));
-      return {lines * t, latency + (lines - 1) * t + serial, dram, atomic};
+      return {lines * t, latency + (lines - 1) * t + serial, dram, atomic, sectors * timing.l2_per_sector};
     }
   }
 }

@@ -201,7 +201,7 @@ void CorePackage::issue_op(std::size_t index) {
     dram_free_ = std::max(dram_free_, front) + cost.dram;
     end = std::max(end, dram_free_);
   }
-  end = std::max(end, queue_atomic(front, cost.atomic));
+  end = std::max(end, queue_shared_resources(front, cost));
   if (op.kind == OpKind::load) {
     consume_gate(warp, 1, true);
     const std::int32_t left = op.use_distance < 0 ? kUntilNonLoad : op.use_distance;

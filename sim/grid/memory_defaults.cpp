@@ -47,6 +47,11 @@ core::MemoryTiming memory_timing(const gpus::Profile& gpu, const Launch& launch,
   const double package_bytes_per_cycle = bytes_per_cycle / sms_busy / static_cast<double>(plan.core_packages_per_sm);
   t.dram_per_sector = static_cast<isa::Millicycles>(std::ceil(32.0 / package_bytes_per_cycle * 1000));
   t.atomic_per_update = t.atomic_interval * static_cast<isa::Millicycles>(sms_busy) * plan.core_packages_per_sm;
+  // The L2's bytes per cycle, shared alike where the profile measures them.
+  if (const auto l2 = gpu.figures.find("l2_bandwidth_bytes_per_cycle"); l2 != gpu.figures.end()) {
+    const double package_l2 = l2->second / sms_busy / static_cast<double>(plan.core_packages_per_sm);
+    t.l2_per_sector = static_cast<isa::Millicycles>(std::ceil(32.0 / package_l2 * 1000));
+  }
   return t;
 }
 

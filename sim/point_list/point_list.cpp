@@ -25,6 +25,7 @@ std::string axis_of(const std::string& name) {
 }
 
 constexpr std::string_view kParamPrefix = "param:";
+constexpr std::string_view kInputPrefix = "input:";  // a PTX kernel's buffer contents (--input)
 
 std::optional<std::int64_t> whole_number(std::string_view text) {
   std::int64_t value = 0;
@@ -81,6 +82,10 @@ class PointListReader {
       if (name.starts_with(kParamPrefix)) {
         if (name.size() == kParamPrefix.size()) fail(1, "column 'param:' names no parameter (param:NAME)");
         params_.emplace_back(name.substr(kParamPrefix.size()), i);
+      }
+      if (name.starts_with(kInputPrefix)) {
+        if (name.size() == kInputPrefix.size()) fail(1, "column 'input:' names no parameter (input:NAME)");
+        inputs_.emplace_back(name.substr(kInputPrefix.size()), i);
       }
     }
     gpu_ = table_.column("gpu", "a point list needs gpu, kernel, grid and block");
@@ -195,6 +200,17 @@ class PointListReader {
     } else {
       spec.launch = launch(cells, line);
     }
+    std::string contents;  // the stated inputs, for the key
+    for (const auto& [name, column] : inputs_) {
+      if (cells[column].empty()) continue;
+      if (spec.kind != workload::WorkloadKind::ptx) fail(line, "input:" + name + " is for .ptx kernels");
+      try {
+        spec.lowering.inputs.emplace_back(name, ptx::parse_input_contents(cells[column], "input:" + name));
+      } catch (const InputError& e) {
+        fail(line, e.what());
+      }
+      contents += '\n' + name + '=' + spec.lowering.inputs.back().second.identity();
+    }
     if (spec.kind == workload::WorkloadKind::ptx) {
       for (const std::string& name : given) {
         workload::ParameterAxis binding;
@@ -204,7 +220,7 @@ class PointListReader {
         spec.params.push_back(std::move(binding));
       }
     }
-    std::string key = kernel + '\n' + spec.kernel + '\n' + cells[grid_] + '\n' + cells[block_] + '\n' + join_commas(given);
+    std::string key = kernel + '\n' + spec.kernel + '\n' + cells[grid_] + '\n' + cells[block_] + '\n' + join_commas(given) + contents;
     const std::shared_ptr<const workload::WorkloadModel>& model = model_for(key, spec, line);
     check_parameters(*model, given, line);
     key += '\n' + cell(cells, tp_us_) + '\n' + cell(cells, tm_) + '\n' + cell(cells, model_);
@@ -249,6 +265,7 @@ class PointListReader {
   std::size_t gpu_ = 0, kernel_ = 0, grid_ = 0, block_ = 0;
   std::optional<std::size_t> entry_, tp_us_, tm_, model_;
   std::vector<std::pair<std::string, std::size_t>> params_;  // NAME and column of each param:NAME
+  std::vector<std::pair<std::string, std::size_t>> inputs_;  // NAME and column of each input:NAME
   std::map<std::string, std::shared_ptr<const workload::WorkloadModel>> models_;
 };
 

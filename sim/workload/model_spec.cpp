@@ -50,11 +50,11 @@ std::vector<std::int64_t> ModelSpec::fingerprint() const {
   if (memory) {
     const auto& [issue_per_transaction, global_latency, cache_latency, cache_bytes_per_block, shared_latency,
                  constant_latency, constant_serialisation, dram_per_sector, unknown_sectors, atomic_interval,
-                 atomic_per_update] = *memory;
+                 atomic_per_update, l2_per_sector] = *memory;
     const auto cache_bytes_bits = std::bit_cast<std::int64_t>(cache_bytes_per_block);  // exactly, not rounded
     key.insert(key.end(), {issue_per_transaction, global_latency, cache_latency, cache_bytes_bits, shared_latency,
                            constant_latency, constant_serialisation, dram_per_sector, unknown_sectors, atomic_interval,
-                           atomic_per_update});
+                           atomic_per_update, l2_per_sector});
     add_barriers();
   }
   key.push_back(pipes ? 1 : 0);

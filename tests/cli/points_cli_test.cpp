@@ -110,6 +110,24 @@ TEST(PointsCli, CalibrateFitsTheRowsAsAMeasurementsFileWithItsLaunchPolicy) {
   for (const char* field : {"before", "after", "calibration", "evaluations"}) EXPECT_EQ(a[field], b[field]) << field;
 }
 
+// input:NAME states a PTX buffer's contents as simulate's --input does: the histogram of zeros
+// row equals its simulate, and differs from the row without it (its atomics collide on bin 0).
+TEST(PointsCli, InputColumnsStateABuffersContents) {
+  const std::string points = test_dir() + "/inputs.csv";
+  const std::string kernel = kSourceDir + "/tests/ptx/cases/data_bins.sm_80.ptx";  // paths are relative to the list
+  std::ofstream(points) << "gpu,kernel,grid,block,param:2,param:3,input:0\n"
+                        << "h100," << kernel << ",264,256,1048576,256,zeros\n"
+                        << "h100," << kernel << ",264,256,1048576,256,\n";
+  const Result r = run_warpsim("sweep --points " + points + " -q -o " + test_dir() + "/inputs-out.csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const sim::report::CsvTable table = sim::report::read_csv(test_dir() + "/inputs-out.csv");
+  const std::size_t time = table.column("time_us");
+  const std::string simulate = "simulate tests/ptx/cases/data_bins.sm_80.ptx --gpu h100 --grid 264 --block 256 --param 2=1048576 --param 3=256";
+  EXPECT_DOUBLE_EQ(std::stod(table.rows.at(0).at(time)), json_time(simulate + " --input 0=zeros"));
+  EXPECT_DOUBLE_EQ(std::stod(table.rows.at(1).at(time)), json_time(simulate));
+  EXPECT_GT(std::stod(table.rows.at(0).at(time)), 2 * std::stod(table.rows.at(1).at(time)));
+}
+
 TEST(PointsCli, SuiteOrPointsNotBoth) {
   expect_input_error("sweep workloads/suites/mtx-mul-vec.toml --points " + kPoints, "give a suite");
   expect_input_error("sweep", "give a suite");

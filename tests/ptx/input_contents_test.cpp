@@ -75,7 +75,7 @@ TEST(InputContents, MalformedSpecsNameTheFlag) {
 }
 
 LoweredKernel histogram(InputEntries inputs) {
-  const Module module = load_ptx_file(kSource + "/tests/ptx/cases/histogram.sm_80.ptx");
+  const Module module = load_ptx_file(kSource + "/tests/ptx/cases/data_bins.sm_80.ptx");
   LoweringOptions options;
   options.grid = {4, 1, 1};
   options.block = {64, 1, 1};

@@ -149,6 +149,23 @@ TEST(MemoryPrice, AtomicsSerialiseOnOneAddress) {
   EXPECT_EQ(atomic.atomic, 250'000);
 }
 
+// Every sector of a global access passes the L2 (hit or miss, load or store): sectors x the
+// package's share of L2 bandwidth. The H100's share: 3381.9 bytes/clock (the kit's L2 read) over
+// 132 SMs x 4 packages = 6.405 bytes a cycle, 32 bytes in 4.9963 cycles -> 4'997 millicycles.
+TEST(MemoryPrice, EverySectorPassesTheL2) {
+  MemoryTiming m = test_timing();
+  m.l2_per_sector = 5'000;
+  EXPECT_EQ(price_access(op_of("load 1 global sectors=4"), m).l2, 20'000);
+  EXPECT_EQ(price_access(op_of("store 1 global sectors=3 reuse=1 distance=0"), m).l2, 15'000);
+  EXPECT_EQ(price_access(op_of("load 1 shared ways=2"), m).l2, 0);
+  using grid::memory_timing, grid::plan_grid;
+  const gpus::Profile h100 = gpus::load_profile("h100");
+  const grid::Launch launch{1024, 256};
+  EXPECT_EQ(memory_timing(h100, launch, plan_grid(h100, launch), 4'000).l2_per_sector, 4'997);
+  const gpus::Profile t4 = gpus::load_profile("t4");  // no measured L2 figure: no L2 limit
+  EXPECT_EQ(memory_timing(t4, launch, plan_grid(t4, launch), 4'000).l2_per_sector, 0);
+}
+
 // cache_hit_rate(reuse F, distance d; C per block) = F * min(1, C / d), and F when d = 0.
 TEST(MemoryPrice, CacheHitRate) {
   // Reuse inside the cache (d <= C): every reused sector hits.

@@ -170,8 +170,10 @@ class CorePackage {
   void refresh_start(std::size_t warp);
   void issue_op(std::size_t warp);  // issue_next without refreshing the warp's start
   void consume_gate(Warp& warp, std::int64_t instructions, bool by_load = false);
-  // Queues `time` on the package's share of the busiest atomic address from `from`: when it is done (0 for none).
-  Millicycles queue_atomic(Millicycles from, Millicycles time);
+  // Queues `time` on a resource free at `free` (counted in `busy`) from `from`: when it is done (0 for none).
+  static Millicycles queue(Millicycles& free, Millicycles& busy, Millicycles from, Millicycles time);
+  // An access's time on the package's shares of the busiest atomic address and of the L2: when both are done.
+  Millicycles queue_shared_resources(Millicycles from, const AccessCost& cost);
   Millicycles gate_start(const Gate& gate, isa::OpKind kind, std::int64_t need, Millicycles t) const;
   // Puts the warp's time from `accounted` to `start` (it issues `op` then) into its wait causes
   // and instructions.
@@ -198,6 +200,7 @@ class CorePackage {
   std::vector<Block> blocks_;
   Millicycles dram_free_ = 0;  // when the package's DRAM share is next free
   Millicycles atomic_free_ = 0;  // when its share of the launch's busiest atomic address is next free
+  Millicycles l2_free_ = 0;      // when its share of L2 bandwidth is next free
   const PipeTiming* pipes_;
   std::array<Millicycles, isa::kPipeCount> pipe_free_{};  // pipes: when each pipe is next free
   Millicycles memory_free_ = 0;  // pipes: when the memory front end is next free

@@ -27,6 +27,9 @@ struct MemoryTiming {
   // share, is that times the packages that share it.
   Millicycles atomic_interval = 1'000;
   Millicycles atomic_per_update = 0;
+  // The package's share of L2 bandwidth: time to pass one 32-byte sector (every global, local or
+  // tex sector, hit or miss, load or store, goes through the L2); 0: no L2 limit (no figure).
+  Millicycles l2_per_sector = 0;
 
   bool operator==(const MemoryTiming&) const = default;
 };
@@ -36,6 +39,7 @@ struct AccessCost {
   Millicycles latency = 0;  // from issue to data, without bandwidth queueing
   Millicycles dram = 0;     // time on the package's DRAM share
   Millicycles atomic = 0;   // time on the package's share of the launch's busiest atomic address
+  Millicycles l2 = 0;       // time on the package's share of L2 bandwidth
 };
 
 // Requires op.space != unspecified.

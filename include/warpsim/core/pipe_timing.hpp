@@ -56,6 +56,7 @@ struct PipeBusy {
   isa::Millicycles shared = 0;  // the part of `memory` that served shared-memory passes
   isa::Millicycles dram = 0;    // the package's share of DRAM bandwidth
   isa::Millicycles atomic = 0;  // the package's share of the launch's busiest atomic address
+  isa::Millicycles l2 = 0;      // the package's share of L2 bandwidth
   std::array<isa::Millicycles, isa::kPipeCount> pipes{};
   bool operator==(const PipeBusy&) const = default;
 };
