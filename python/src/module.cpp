@@ -116,6 +116,7 @@ warpsim::PtxOptions ptx_options(const Options& o) {
   o.set(ptx.emulate_all, "emulate_all");
   if (auto text = o.get<std::string>("load_cycles")) ptx.load_cycles = warpsim::parse_cycles(*text, "load_cycles");
   if (auto text = o.get<std::string>("store_cycles")) ptx.store_cycles = warpsim::parse_cycles(*text, "store_cycles");
+  o.set(ptx.inputs, "inputs");
   return ptx;
 }
 

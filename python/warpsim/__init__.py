@@ -150,6 +150,19 @@ def _ptx_options(kernel: Optional[str], emulate_all: bool, unknown_trips: int, u
             "store_cycles": _cycles_text(store_cycles, "store_cycles")}
 
 
+def _inputs(inputs: Optional[Mapping[Any, str]]) -> list[tuple[str, str]]:
+    """What pointer parameters' buffers hold (the CLI's --input PARAM=SPEC), as (name, spec) pairs."""
+    if inputs is None:
+        return []
+    if not isinstance(inputs, Mapping):
+        raise TypeError(f"inputs: expected a dict, got {type(inputs).__name__}")
+    out = []
+    for name, spec in inputs.items():
+        key = name if isinstance(name, str) else str(_integer(name, "inputs key"))
+        out.append((key, _text(spec, f"inputs[{name!r}]")))
+    return out
+
+
 def core(path: PathLike, warps: int, tm: Optional[float], params: Optional[Mapping[str, Union[int, str]]] = None,
          *, gpu: Optional[str] = None, block_warps: Optional[int] = None, model: Optional[str] = None,
          max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False) -> CoreResult:
@@ -190,21 +203,23 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
              unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
              max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False,
-             nvcc_flags: str = "", dynamic_smem: int = 0, nvdisasm: str = "nvdisasm") -> SimulateResult:
+             nvcc_flags: str = "", dynamic_smem: int = 0, nvdisasm: str = "nvdisasm",
+             inputs: Optional[Mapping[Union[str, int], str]] = None) -> SimulateResult:
     """T_k of a .kp program, .ptx kernel or .cu file: ``warpsim simulate PATH --gpu GPU --grid G --block B``.
 
     ``tp`` is t_p in microseconds and ``tm`` t_m in cycles (None: the profile's calibration, as
     the CLI); ``kernel`` picks the PTX entry; ``model`` is "pipes" (DEFAULT_MODEL), "memory" or "paper"; the other
     keywords are the CLI's flags of the same names (``regs`` is --regs, ``use_cache=False``
     --no-cache, ``nvcc_flags`` --nvcc-flags for a .cu, ``dynamic_smem`` the launch's dynamic shared
-    bytes, ``nvdisasm`` --nvdisasm: "none" times the PTX in PTX order). ``timeline``/``trace`` fill
+    bytes, ``nvdisasm`` --nvdisasm: "none" times the PTX in PTX order, ``inputs`` --input: a dict
+    PARAM -> "zeros" | "const:V" | "uniform:LOW:HIGH" | "file:PATH"). ``timeline``/``trace`` fill
     ``timeline_svg``/``trace_json``; ``result.ptx.instruction_stream`` says which stream was timed.
     """
     options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
                           unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem,
                           nvdisasm)
     options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"),
-                   timeline=bool(timeline), trace=bool(trace))
+                   timeline=bool(timeline), trace=bool(trace), inputs=_inputs(inputs))
     text, notes, svg, events = _warpsim.simulate(options)
     _warn(notes)
     return SimulateResult.from_json(json.loads(text), tuple(notes), svg or None, events or None)
@@ -216,7 +231,8 @@ def explain(path: PathLike, gpu: str, grid: Dims, block: Dims,
             regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
             unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
             load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
-            max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> ExplainResult:
+            max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0,
+            inputs: Optional[Mapping[Union[str, int], str]] = None) -> ExplainResult:
     """Why the prediction takes that long: ``warpsim explain PATH --gpu GPU --grid G --block B``.
 
     ``simulate``'s arguments (the pipes model unless ``model`` says otherwise: only it can
@@ -225,7 +241,7 @@ def explain(path: PathLike, gpu: str, grid: Dims, block: Dims,
     """
     options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
                           unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem)
-    options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"))
+    options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"), inputs=_inputs(inputs))
     text, notes, html, charts = _warpsim.explain(options)
     _warn(notes)
     data = json.loads(text)
@@ -281,14 +297,15 @@ def compare_gpus(path: PathLike, gpus: Union[str, Sequence[str]], grid: Dims, bl
 def lower(path: PathLike, grid: Dims, block: Dims, params: Optional[Mapping[Union[str, int], Union[int, str]]] = None,
           kernel: Optional[str] = None, *, emulate_all: bool = False, unknown_trips: int = 1,
           unknown_branch: str = "fallthrough", max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
-          store_cycles: Optional[float] = None, nvcc_flags: str = "", use_cache: bool = True) -> LowerResult:
+          store_cycles: Optional[float] = None, nvcc_flags: str = "", use_cache: bool = True,
+          inputs: Optional[Mapping[Union[str, int], str]] = None) -> LowerResult:
     """PTX to per-warp kernel programs: ``warpsim lower KERNEL.ptx --grid G --block B --format json``.
 
     ``kp`` of the result is the annotated .kp text ``warpsim lower`` writes. ``path`` may be a .cu
     (compiled with nvcc for sm_75; ``nvcc_flags`` its extra flags, ``use_cache=False`` compiles again).
     """
     options = _ptx_options(kernel, emulate_all, unknown_trips, unknown_branch, max_steps, load_cycles, store_cycles)
-    options.update(nvcc_flags=_text(nvcc_flags, "nvcc_flags"), use_cache=bool(use_cache))
+    options.update(nvcc_flags=_text(nvcc_flags, "nvcc_flags"), use_cache=bool(use_cache), inputs=_inputs(inputs))
     text, kp, notes = _warpsim.lower(os.fspath(path), _dims(grid, "grid"), _dims(block, "block"), _params(params),
                                      options)
     _warn(notes)

@@ -52,13 +52,15 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params =
              unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
              max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False,
-             nvcc_flags: str = "", dynamic_smem: int = 0) -> SimulateResult: ...
+             nvcc_flags: str = "", dynamic_smem: int = 0, nvdisasm: str = "nvdisasm",
+             inputs: Optional[Mapping[Union[str, int], str]] = None) -> SimulateResult: ...
 def explain(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params = None, kernel: Optional[str] = None,
             tp: Optional[float] = None, tm: Optional[float] = None, *, model: str = "pipes",
             regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True, emulate_all: bool = False,
             unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
             load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
-            max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0) -> ExplainResult: ...
+            max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0,
+            inputs: Optional[Mapping[Union[str, int], str]] = None) -> ExplainResult: ...
 def what_if(path: PathLike, gpu: str, grid: Dims, block: Dims, changes: Union[Sequence[str], Mapping[str, Any]],
             params: Params = None, kernel: Optional[str] = None, tp: Optional[float] = None, tm: Optional[float] = None,
             *, model: str = DEFAULT_MODEL, regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,
@@ -75,7 +77,8 @@ def compare_gpus(path: PathLike, gpus: Union[str, Sequence[str]], grid: Dims, bl
 def lower(path: PathLike, grid: Dims, block: Dims, params: Params = None, kernel: Optional[str] = None, *,
           emulate_all: bool = False, unknown_trips: int = 1, unknown_branch: str = "fallthrough",
           max_steps: Optional[int] = None, load_cycles: Optional[float] = None,
-          store_cycles: Optional[float] = None, nvcc_flags: str = "", use_cache: bool = True) -> LowerResult: ...
+          store_cycles: Optional[float] = None, nvcc_flags: str = "", use_cache: bool = True,
+          inputs: Optional[Mapping[Union[str, int], str]] = None) -> LowerResult: ...
 def launch(gpu: str, threads: int) -> LaunchPlan: ...
 def search_block_size(gpu: str, threads: int, program: Optional[PathLike] = None, params: Params = None,
                       kernel: Optional[str] = None, tp: Optional[float] = None, tm: Optional[float] = None, *,

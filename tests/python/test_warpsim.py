@@ -123,6 +123,23 @@ def test_simulate_names_the_instruction_stream():
     assert missing.ptx.instruction_stream["timed"] == "ptx"
 
 
+def test_simulate_inputs_state_a_buffers_contents():
+    # inputs= is --input: zeros send every atomic of data_bins to bin 0, where they queue.
+    path = "tests/ptx/cases/data_bins.sm_80.ptx"
+    launch = dict(params={2: 1 << 20, 3: 256}, nvdisasm="none")
+    zeros = warpsim.simulate(path, "h100", 264, 256, inputs={0: "zeros"}, **launch)
+    unknown = warpsim.simulate(path, "h100", 264, 256, **launch)
+    assert zeros.time_us > 2 * unknown.time_us
+    assert zeros.limits.limiter == "atomic contention"
+    expected = json.loads(cli("simulate", path, "--gpu", "h100", "--grid", "264", "--block", "256", "--param",
+                              "2=1048576", "--param", "3=256", "--input", "0=zeros", "--nvdisasm", "none",
+                              "--format", "json"))
+    assert plain(zeros) == expected
+    with pytest.raises(warpsim.Error, match="is not input contents"):
+        warpsim.simulate(path, "h100", 264, 256, inputs={0: "zero"}, **launch)
+    assert "same=32" in warpsim.lower(path, 2, 64, params={2: 1024, 3: 256}, inputs={"0": "zeros"}).kp
+
+
 def test_simulate_ptx_kernel_by_name_matches_cli():
     # A file of two kernels: `kernel` is --kernel; a parameter by its position as a str key.
     path = "workloads/histogram/histogram.ptx"
