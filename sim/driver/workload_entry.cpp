@@ -158,6 +158,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
   workload::WorkloadSpec spec;
   int sources = 0;
   const toml::node* params = nullptr;
+  const toml::node* inputs = nullptr;
   const toml::node* param_names = nullptr;
   const toml::node* launch_node = nullptr;
   const toml::node* nvcc_flags = nullptr;
@@ -177,6 +178,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "ptx") source(workload::WorkloadKind::ptx, value, k);
     else if (k == "kernel") spec.kernel = toml.text(value, k);
     else if (k == "params") params = &value;
+    else if (k == "inputs") inputs = &value;
     else if (k == "param_names") param_names = &value;
     else if (k == "launch") launch_node = &value;
     else if (k == "emulate_all") spec.emulate_all = toml.boolean(value, k);
@@ -200,15 +202,26 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
       entry.axes = std::move(own);
     } else {
       toml.fail(&value, "unknown key " + quote_for_message(k) + " in " + context.name +
-                            " (expected name, builtin, kp, ptx, kernel, params, param_names, launch, emulate_all, regs, nvcc_flags, "
+                            " (expected name, builtin, kp, ptx, kernel, params, inputs, param_names, launch, emulate_all, regs, nvcc_flags, "
                             "calibration, model, axes" + context.more_keys + ")");
     }
   }
   if (sources != 1) {
     toml.fail(&node, "a " + context.name + " needs exactly one of builtin = \"dwt_matrix\", kp = \"FILE.kp\", ptx = \"FILE.ptx\"");
   }
-  if (spec.kind != workload::WorkloadKind::ptx && (params || param_names)) {
-    toml.fail(&node, "'kernel', 'params' and 'param_names' are for ptx workloads");
+  if (spec.kind != workload::WorkloadKind::ptx && (params || param_names || inputs)) {
+    toml.fail(&node, "'kernel', 'params', 'inputs' and 'param_names' are for ptx workloads");
+  }
+  if (inputs) {  // { PARAM = "SPEC" }: what a buffer holds (--input); a file: path is the suite's
+    for (const auto& [name, value] : toml.table(*inputs, "inputs must be a table { PARAM = \"zeros\" }")) {
+      std::string text = toml.text(value, "inputs." + std::string(name.str()));
+      if (text.starts_with("file:")) text = "file:" + resolve_suite_path(toml, text.substr(5));
+      try {
+        spec.lowering.inputs.emplace_back(std::string(name.str()), ptx::parse_input_contents(text, "inputs." + std::string(name.str())));
+      } catch (const InputError& e) {
+        toml.fail(&value, e.what());
+      }
+    }
   }
   if (nvcc_flags && !workload::is_cuda_source(spec.source)) toml.fail(nvcc_flags, "nvcc_flags is for a ptx workload given as CUDA source (ptx = \"FILE.cu\")");
   spec.params = read_parameter_axes(toml, params, param_names, entry);

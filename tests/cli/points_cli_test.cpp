@@ -128,6 +128,20 @@ TEST(PointsCli, InputColumnsStateABuffersContents) {
   EXPECT_GT(std::stod(table.rows.at(0).at(time)), 2 * std::stod(table.rows.at(1).at(time)));
 }
 
+// A suite's ptx workload takes `inputs = { PARAM = "SPEC" }` as simulate takes --input.
+TEST(PointsCli, SuiteInputsStateABuffersContents) {
+  const std::string suite = test_dir() + "/bins.toml";
+  std::ofstream(suite) << "name = \"bins\"\ngpus = [\"h100\"]\n[axes]\nN = [1048576]\nB = [256]\n[[workload]]\n"
+                       << "ptx = \"" << kSourceDir << "/tests/ptx/cases/data_bins.sm_80.ptx\"\nparams = [\"N\", \"B\"]\n"
+                       << "param_names = { N = 2, B = 3 }\nlaunch = { grid = 264, block = 256 }\ninputs = { 0 = \"zeros\" }\n";
+  const Result r = run_warpsim("sweep " + suite + " -q -o " + test_dir() + "/bins.csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const sim::report::CsvTable table = sim::report::read_csv(test_dir() + "/bins.csv");
+  EXPECT_DOUBLE_EQ(std::stod(table.rows.at(0).at(table.column("time_us"))),
+                   json_time("simulate tests/ptx/cases/data_bins.sm_80.ptx --gpu h100 --grid 264 --block 256 "
+                             "--param 2=1048576 --param 3=256 --input 0=zeros"));
+}
+
 TEST(PointsCli, SuiteOrPointsNotBoth) {
   expect_input_error("sweep workloads/suites/mtx-mul-vec.toml --points " + kPoints, "give a suite");
   expect_input_error("sweep", "give a suite");
