@@ -236,7 +236,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { \"d 1\" = 5 }\naxes = { K = [8], N = [64] }\n", 4, "unknown key 'd 1' in calibration"},
         BadInput{WS_GPU "[[workload]]\nbuiltin = \"dwt_matrix\"\ncalibration = { d65 = 5 }\naxes = { K = [8], N = [64] }\n", 4, "d1 .. d64"},
         BadInput{WS_GPU "[[workload]]\nkp = \"../mtx_mul_vec/mtx_mul_vec.kp\"\nparam_names = { N = 0 }\n", 2,
-                 "'kernel', 'params' and 'param_names' are for ptx workloads"},
+                 "'kernel', 'params', 'inputs' and 'param_names' are for ptx workloads"},
         BadInput{WS_GPU "workload = 3\n", 2, "array of tables"}));
 
 TEST(SuiteWorkloads, BadLaunchesAreLocated) {
