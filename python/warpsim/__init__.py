@@ -81,19 +81,22 @@ def _dims(value: Dims, what: str) -> tuple[int, int, int]:
     return tuple(numbers + [1] * (3 - len(numbers)))  # type: ignore[return-value]
 
 
-def _params(params: Optional[Mapping[Any, Any]]) -> list[tuple[str, str]]:
-    """NAME=VALUE pairs of the CLI's --param, in the mapping's order; int keys are positions."""
-    if params is None:
+def _name_values(mapping: Optional[Mapping[Any, Any]], what: str, text: Any) -> list[tuple[str, str]]:
+    """NAME=VALUE pairs of a CLI flag (--param, --input), in the mapping's order; int keys are
+    positions; ``text(name, value)`` gives a value's text."""
+    if mapping is None:
         return []
-    if not isinstance(params, Mapping):
-        raise TypeError(f"params: expected a dict, got {type(params).__name__}")
-    pairs = []
-    for name, value in params.items():
-        key = name if isinstance(name, str) else str(_integer(name, "params key"))
-        # Strings pass through as the CLI reads them (decimal or 0x hex); ints become decimal.
-        text = value if isinstance(value, str) else str(_integer(value, f"params[{name!r}]"))
-        pairs.append((key, text))
-    return pairs
+    if not isinstance(mapping, Mapping):
+        raise TypeError(f"{what}: expected a dict, got {type(mapping).__name__}")
+    return [(name if isinstance(name, str) else str(_integer(name, f"{what} key")), text(name, value))
+            for name, value in mapping.items()]
+
+
+def _params(params: Optional[Mapping[Any, Any]]) -> list[tuple[str, str]]:
+    """NAME=VALUE pairs of the CLI's --param: strings pass through as the CLI reads them (decimal
+    or 0x hex); ints become decimal."""
+    return _name_values(params, "params", lambda name, value: value if isinstance(value, str)
+                        else str(_integer(value, f"params[{name!r}]")))
 
 
 def _jobs(jobs: Optional[int]) -> int:
@@ -152,15 +155,7 @@ def _ptx_options(kernel: Optional[str], emulate_all: bool, unknown_trips: int, u
 
 def _inputs(inputs: Optional[Mapping[Any, str]]) -> list[tuple[str, str]]:
     """What pointer parameters' buffers hold (the CLI's --input PARAM=SPEC), as (name, spec) pairs."""
-    if inputs is None:
-        return []
-    if not isinstance(inputs, Mapping):
-        raise TypeError(f"inputs: expected a dict, got {type(inputs).__name__}")
-    out = []
-    for name, spec in inputs.items():
-        key = name if isinstance(name, str) else str(_integer(name, "inputs key"))
-        out.append((key, _text(spec, f"inputs[{name!r}]")))
-    return out
+    return _name_values(inputs, "inputs", lambda name, spec: _text(spec, f"inputs[{name!r}]"))
 
 
 def core(path: PathLike, warps: int, tm: Optional[float], params: Optional[Mapping[str, Union[int, str]]] = None,
