@@ -101,7 +101,8 @@ TEST(InputContents, AHistogramOfZerosUpdatesOneBin) {
   EXPECT_EQ(atom->same_address, 32);
   EXPECT_EQ(atom->hot_updates_milli, 32'000);
   // Without the contents the addresses are unknown: no sectors, no contention.
-  const isa::Op* unknown = atomic_of(histogram({}));
+  const LoweredKernel without = histogram({});
+  const isa::Op* unknown = atomic_of(without);
   ASSERT_NE(unknown, nullptr);
   EXPECT_EQ(unknown->transactions, 0);
   EXPECT_EQ(unknown->same_address, 0);
