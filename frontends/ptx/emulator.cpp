@@ -406,7 +406,11 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
           } else {
             unknown_index = true;
           }
-          lanes_to[i < lanes_to.size() ? i : 0] |= std::uint32_t{1} << lane;
+          if (i >= lanes_to.size()) {  // out of its table (undefined in PTX): target 0, noted as an unknown decision
+            unknown_index = true;
+            i = 0;
+          }
+          lanes_to[i] |= std::uint32_t{1} << lane;
         });
         if (unknown_index) note_unknown_branch(in);
         e.pc = rpc;

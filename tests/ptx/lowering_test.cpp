@@ -537,6 +537,13 @@ $B:
     options.emulate_all = all;
     EXPECT_EQ(lower_kernel(module, options).unknown_branches.count, 2);
   }
+  // A known index (the input stated): in the table, no unknown decision; out of it (PTX leaves
+  // that undefined), target 0 and one unknown decision per warp (review 2026-11 architecture, 13).
+  options.emulate_all = false;
+  options.inputs = {{"0", parse_input_contents("const:1", "--input 0")}};
+  EXPECT_EQ(lower_kernel(module, options).unknown_branches.count, 0);
+  options.inputs = {{"0", parse_input_contents("const:7", "--input 0")}};
+  EXPECT_EQ(lower_kernel(module, options).unknown_branches.count, 2);
 }
 
 }  // namespace
