@@ -20,7 +20,8 @@ std::string identifier(const std::string& name) {
   return id.empty() ? "kernel" : id;
 }
 
-void check_launch(const LoweringOptions& o) {
+// Returns the launch's warps.
+std::int64_t check_launch(const LoweringOptions& o) {
   for (const std::int64_t d : {o.grid.x, o.grid.y, o.grid.z, o.block.x, o.block.y, o.block.z}) {
     if (d < 1) throw InputError("launch dimensions must be positive");
   }
@@ -36,6 +37,7 @@ void check_launch(const LoweringOptions& o) {
     throw InputError("the launch has " + std::to_string(warps) + " warps; --emulate-all handles at most 2^22 (" +
                      std::to_string(kMaxEmulatedWarps) + ") warps per launch (emulating each would take minutes)");
   }
+  return warps;
 }
 
 // The kernel's own limits on its block: CUDA refuses launches beyond .maxntid or other than .reqntid.
@@ -85,7 +87,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   std::optional<SassCoverage> sass;
   if (options.sass) sass = apply_sass_costs(decoded, *options.sass, options.sass_compute_capability);
   if (options.merge_shared_loads) merge_shared_loads(decoded);  // what ptxas does before the GPU runs it
-  check_launch(options);
+  const std::int64_t warps = check_launch(options);
   const Function& function = module.functions[entry];
   check_block_directives(function, options.block);
   const BoundParameters parameters = bind_parameters(module, decoded, entry, options.parameters);
@@ -94,7 +96,7 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   // Contents that differ by element give each block its own values: classes of blocks would
   // share one block's, so every warp is emulated (the result is what --emulate-all gives).
   const bool per_element = std::any_of(inputs.begin(), inputs.end(), [](const auto& c) { return c && c->varies_by_address(); });
-  if (per_element && options.grid.count() * ((options.block.count() + 31) / 32) > kMaxEmulatedWarps) {
+  if (per_element && warps > kMaxEmulatedWarps) {
     throw InputError("--input with contents that differ by element emulates every warp; this launch has more than 2^22 (" +
                      std::to_string(kMaxEmulatedWarps) + ") warps (state zeros or a constant instead, or a smaller launch)");
   }

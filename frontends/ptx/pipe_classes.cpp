@@ -438,9 +438,9 @@ bool starts_with_any(const std::string& text, std::initializer_list<std::string_
 // A cp.async copy is used where the warp waits for it: the first cp.async.wait_all, or the first
 // cp.async.wait_group N once more than N groups were committed since the copy (its own group
 // among them). Searched in code order across blocks, following the back edge of a loop around
-// the copy once (its next iteration, where a multistage pipeline waits); -1 when there is none. A static count: the
-// iterations of an inner loop in between are counted once, so the warp waits earlier than on the
-// GPU (the copy overlaps less: conservative).
+// the copy once (its next iteration, where a multistage pipeline waits); -1 when there is none.
+// A static count: the iterations of an inner loop in between are counted once, so the warp waits
+// earlier than on the GPU (the copy overlaps less: conservative).
 std::int32_t copy_wait_distance(const std::vector<DecodedInstruction>& code, std::uint32_t copy) {
   std::int64_t committed = 0, distance = 0;
   bool wrapped = false;

@@ -204,8 +204,11 @@ class PointListReader {
     for (const auto& [name, column] : inputs_) {
       if (cells[column].empty()) continue;
       if (spec.kind != workload::WorkloadKind::ptx) fail(line, "input:" + name + " is for .ptx kernels");
+      // A file's path is the list's, as the kernel's is.
+      const std::string& text = cells[column];
       try {
-        spec.lowering.inputs.emplace_back(name, ptx::parse_input_contents(cells[column], "input:" + name));
+        spec.lowering.inputs.emplace_back(
+            name, ptx::parse_input_contents(text.starts_with("file:") ? "file:" + resolve(text.substr(5)) : text, "input:" + name));
       } catch (const InputError& e) {
         fail(line, e.what());
       }

@@ -117,7 +117,9 @@ TEST(PointsCli, InputColumnsStateABuffersContents) {
   const std::string kernel = kSourceDir + "/tests/ptx/cases/data_bins.sm_80.ptx";  // paths are relative to the list
   std::ofstream(points) << "gpu,kernel,grid,block,param:2,param:3,input:0\n"
                         << "h100," << kernel << ",264,256,1048576,256,zeros\n"
-                        << "h100," << kernel << ",264,256,1048576,256,\n";
+                        << "h100," << kernel << ",264,256,1048576,256,\n"
+                        << "h100," << kernel << ",264,256,1048576,256,file:zeros.bin\n";  // beside the list
+  std::ofstream(test_dir() + "/zeros.bin", std::ios::binary) << std::string(std::size_t{4} << 20, '\0');
   const Result r = run_warpsim("sweep --points " + points + " -q -o " + test_dir() + "/inputs-out.csv");
   ASSERT_EQ(r.status, 0) << r.err;
   const sim::report::CsvTable table = sim::report::read_csv(test_dir() + "/inputs-out.csv");
@@ -126,6 +128,7 @@ TEST(PointsCli, InputColumnsStateABuffersContents) {
   EXPECT_DOUBLE_EQ(std::stod(table.rows.at(0).at(time)), json_time(simulate + " --input 0=zeros"));
   EXPECT_DOUBLE_EQ(std::stod(table.rows.at(1).at(time)), json_time(simulate));
   EXPECT_GT(std::stod(table.rows.at(0).at(time)), 2 * std::stod(table.rows.at(1).at(time)));
+  EXPECT_DOUBLE_EQ(std::stod(table.rows.at(2).at(time)), std::stod(table.rows.at(0).at(time)));  // the file holds zeros
 }
 
 // A suite's ptx workload takes `inputs = { PARAM = "SPEC" }` as simulate takes --input.
