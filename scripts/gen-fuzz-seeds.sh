@@ -145,7 +145,9 @@ while read -r source arch build; do
   size="$(wc -c <"$file")"
   hash="$(sha1sum <"$file" | cut -c1-40)"
   if [ "$size" -gt "$max_bytes" ]; then
-    left_out+=("$seed: $size bytes, above $max_bytes")
+    # Not the exact size: a debug build's assert strings hold the toolkit's install path as bytes,
+    # so the size differs between machines with CUDA installed in different folders.
+    left_out+=("$seed: above $max_bytes bytes")
   elif [ -n "${seen[$hash]:-}" ]; then
     left_out+=("$seed: the same text as ${seen[$hash]#"$stage/out/"}")
   else
