@@ -144,6 +144,7 @@ Explanation explain(const ExplainInputs& in, const gpus::Profile& gpu, const Sim
   e.occupancy = occupancy_result(gpu, in.resources, in.registers_source, "kernel", occupancy);
   e.occupancy_curves = occupancy_curves(gpu, in.resources);
   e.roofline = roofline_of(in, gpu, result, busy, e.package_cycles);
+  if (in.advice != nullptr) e.findings = findings(in, *in.advice, gpu, result);
   return e;
 }
 

@@ -13,14 +13,6 @@
 namespace warpsim::api {
 namespace {
 
-using LineKey = std::pair<std::string, int>;  // file, line
-
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
 std::vector<HotLine> ranked(const std::map<LineKey, double>& millicycles, double total) {
   std::map<std::string, std::vector<std::string>> files;
   std::vector<HotLine> lines;
@@ -49,7 +41,19 @@ std::string resolved(const std::string& name, const std::string& ptx_path) {
   return std::filesystem::is_regular_file(beside, error) ? beside.string() : name;
 }
 
-// PTX line -> the CUDA file and line of the `.loc` in force there.
+// A header of the CUDA toolkit (nvcc names them by its install path: .../targets/<arch>/include/).
+bool toolkit_header(const std::string& path) {
+  return path.find("/targets/") != std::string::npos && path.find("/include/") != std::string::npos;
+}
+
+}  // namespace
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
 std::map<int, LineKey> cuda_lines(const std::string& ptx_path) {
   std::map<int, LineKey> at;
   ptx::Module module;
@@ -62,15 +66,20 @@ std::map<int, LineKey> cuda_lines(const std::string& ptx_path) {
     for (const ptx::Statement& statement : function.body) {
       const auto* instruction = std::get_if<ptx::Instruction>(&statement);
       if (instruction == nullptr || instruction->debug_line <= 0) continue;
-      const auto file = static_cast<std::size_t>(instruction->debug_file);
+      auto file = static_cast<std::size_t>(instruction->debug_file);
       if (file >= module.files.size() || module.files[file].empty()) continue;
-      at[instruction->pos.line] = {resolved(module.files[file], ptx_path), instruction->debug_line};
+      int line = instruction->debug_line;
+      // A toolkit function inlined (atomicAdd, __shfl_sync): the line of the kernel that called it.
+      const auto caller = static_cast<std::size_t>(instruction->inlined_file);
+      if (toolkit_header(module.files[file]) && instruction->inlined_line > 0 && caller < module.files.size() && !module.files[caller].empty()) {
+        file = caller;
+        line = instruction->inlined_line;
+      }
+      at[instruction->pos.line] = {resolved(module.files[file], ptx_path), line};
     }
   }
   return at;
 }
-
-}  // namespace
 
 std::vector<std::string> file_lines(const std::string& path) {
   std::vector<std::string> lines;

@@ -60,6 +60,38 @@ std::string lines_text(const std::string& title, const std::vector<HotLine>& lin
 
 }  // namespace
 
+nlohmann::ordered_json findings_json(const std::vector<Finding>& findings) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const Finding& f : findings) {
+    nlohmann::ordered_json evidence = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : f.evidence) evidence[name] = value;
+    out.push_back({{"kind", f.kind}, {"message", f.message}, {"speedup", f.speedup}, {"time_us", f.time_us},
+                   {"file", f.file}, {"line", f.line}, {"source_file", f.source_file}, {"source_line", f.source_line},
+                   {"source_text", f.source_text}, {"sass", f.sass}, {"evidence", evidence}, {"change", f.change}});
+  }
+  return out;
+}
+
+std::string findings_text(const std::vector<Finding>& findings) {
+  if (findings.empty()) return "findings: none of at least 1.05x (each cause re-simulated away)\n";
+  std::string text = "findings (each cause re-simulated away; the speed-up is the launch's)\n";
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    text += "  " + std::to_string(i + 1) + ". " + sim::report::fixed(f.speedup, 2) + "x  " + f.kind + ": " + f.message + "\n";
+    if (f.line > 0) {
+      text += "     at " + (f.source_line > 0 ? f.source_file + ":" + std::to_string(f.source_line) + " (PTX line " + std::to_string(f.line) + ")"
+                                               : f.file + ":" + std::to_string(f.line));
+      if (!f.source_text.empty()) text += ": " + f.source_text;
+      text += "\n";
+    }
+    if (!f.sass.empty()) {
+      text += "     SASS: " + f.sass.front() + (f.sass.size() > 1 ? " (+" + std::to_string(f.sass.size() - 1) + " more)" : "") + "\n";
+    }
+    text += "     re-simulated: " + f.change + ": " + sim::report::fixed(f.time_us, 3) + " us\n";
+  }
+  return text;
+}
+
 nlohmann::ordered_json explanation_json(const Explanation& e) {
   nlohmann::ordered_json out;
   out["package_cycles"] = number_json(e.package_cycles);
@@ -70,6 +102,7 @@ nlohmann::ordered_json explanation_json(const Explanation& e) {
   out["limiter"] = e.limiter;
   out["reason"] = e.reason;
   out["sentence"] = e.sentence;
+  out["findings"] = findings_json(e.findings);
   nlohmann::ordered_json waits;
   for (const WaitShare& w : e.waits) waits[w.cause] = {{"share", w.share}, {"cycles_per_warp", w.cycles_per_warp}};
   out["waits"] = waits;
@@ -91,7 +124,7 @@ nlohmann::ordered_json explanation_json(const Explanation& e) {
 }
 
 std::string explanation_text(const Explanation& e) {
-  std::string text = "why: " + e.sentence + "\n";
+  std::string text = "why: " + e.sentence + "\n" + findings_text(e.findings);
   sim::report::TextTable sol({"resource", "busy", "peak on this GPU"});
   for (const ExplainResource& r : e.speed_of_light) sol.add_row({r.name, percent(r.busy), r.peak});
   text += "speed of light (core package 0, " + std::to_string(e.warps) + " warps, T_c " + shortest(e.package_cycles) + " cycles)\n" +

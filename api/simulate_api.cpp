@@ -116,6 +116,9 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
     in.resources = {launch.threads_per_block, timed.registers_per_thread.value_or(32), kernel.static_shared_bytes,
                     request.dynamic_shared_bytes};
     if (timed.sass && kernel.sass) in.sass = timed.sass->listing;
+    const api::FindingInputs advice{&kernel, timed.programs_or_null(), request, p.launch, p.calibration.tp_us, tm,
+                                    overrides.model, overrides.max_warp_instructions, sim::workload::has_memory_annotations(kernel)};
+    in.advice = &advice;
     result.explanation = api::explain(in, gpu, result);
   }
   PtxReport report;
@@ -181,6 +184,9 @@ SimulateResult api::simulate_on(const SimulateRequest& request, const gpus::Prof
     const bool built_in = !std::filesystem::is_regular_file(request.program);
     api::ExplainInputs in{std::vector<const isa::Program*>(static_cast<std::size_t>(warps), &timed), tm, engine.core_options(),
                           built_in ? "" : request.program, nullptr, {threads, 32, 0, 0}, "default (a .kp program names none)", nullptr};
+    const api::FindingInputs advice{nullptr, nullptr, request, p.launch, p.calibration.tp_us, tm,
+                                    overrides.model, overrides.max_warp_instructions, timed.has_memory_annotations()};
+    in.advice = &advice;
     result.explanation = api::explain(in, gpu, result);
   }
   return result;

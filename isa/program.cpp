@@ -289,6 +289,25 @@ Program Program::with_memory_durations(
   return copy;
 }
 
+Program Program::with_ops_edited(const std::function<void(std::size_t index, Op& op, CalcMix* mix)>& edit) const {
+  Program copy = *this;
+  for (std::size_t i = 0; i < copy.ops_.size(); ++i) {
+    Op& op = copy.ops_[i];
+    const OpKind kind = op.kind;
+    const std::int64_t count = op.count;
+    CalcMix* mix = op.mix == 0 ? nullptr : &copy.mixes_[op.mix - 1];
+    edit(i, op, mix);
+    if (op.kind != kind || op.count != count) fail(op.line, "internal: an edit changed an op's kind or count");
+    if (op.transactions < kNoLanes || op.transactions > kMaxTransactions) fail(op.line, "sectors or ways out of range");
+    if (mix != nullptr) {
+      bool ok = mix->issue >= 0 && mix->issue <= kMaxMixCount;
+      for (std::size_t p = 0; p < kPipeCount; ++p) ok = ok && mix->work[p] >= 0 && mix->work[p] <= kMaxMixCount && mix->chain[p] >= 0;
+      if (!ok || (mix->issue == 0 && !mix->empty())) fail(op.line, "a calc's mix out of range");
+    }
+  }
+  return copy;
+}
+
 std::vector<std::int64_t> Program::timing_identity() const {
   if (!is_bound()) fail(0, "internal: timing_identity() needs a bound program");
   std::vector<std::int64_t> identity;

@@ -366,12 +366,14 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
       gunknown = active & ~known;
     }
     const std::uint32_t executing = gtrue | gunknown;
+    // Lanes alive but off this path: a divergent branch left them idle (not a guard's lanes).
+    const std::int32_t idle = active == alive_ ? 0 : 1000 - std::popcount(active) * 1000 / std::max(1, std::popcount(alive_));
     if (symbolic()) observe(in, gtrue, gunknown);
     switch (in.opcode) {
       case Opcode::bra:
       case Opcode::ret:
       case Opcode::trap: {
-        sink.instruction(in, nullptr);
+        sink.instruction(in, nullptr, idle);
         if (gunknown != 0) note_unknown_branch(in);
         const std::uint32_t taken = gtrue | unknown_lanes_taking(e.pc, gunknown);
         const std::uint32_t target = in.opcode == Opcode::bra ? in.target : exit_pc;
@@ -392,7 +394,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         break;
       }
       case Opcode::brx: {
-        sink.instruction(in, nullptr);
+        sink.instruction(in, nullptr, idle);
         const Arg& index = in.srcs[0];
         const std::uint32_t rpc = cfgs_[frame.function].reconvergence_point(e.pc);
         std::vector<std::uint32_t> lanes_to(in.branch_table.size(), 0);
@@ -420,13 +422,13 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         break;
       }
       case Opcode::exit:
-        sink.instruction(in, nullptr);
+        sink.instruction(in, nullptr, idle);
         if (gunknown != 0) note_unknown_branch(in);
         alive_ &= ~(gtrue | (options_.unknown_branch == UnknownBranchPolicy::taken ? gunknown : 0));
         ++e.pc;
         break;
       case Opcode::call: {
-        sink.instruction(in, nullptr);
+        sink.instruction(in, nullptr, idle);
         if (frames_.size() > kMaxCallDepth) {  // this call would be nested frames_.size() deep
           throw InputError(SourceLocation{module_.file, in.pos.line, in.pos.column},
                            "calls nested deeper than " + std::to_string(kMaxCallDepth) + " (recursion?)");
@@ -446,9 +448,9 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
       default: {
         if (is_memory_access(in.opcode) && in.space != StateSpace::param) {
           const Access access = access_of(in, executing);
-          sink.instruction(in, &access);
+          sink.instruction(in, &access, idle);
         } else {
-          sink.instruction(in, nullptr);
+          sink.instruction(in, nullptr, idle);
         }
         ++e.pc;
         if (symbolic()) {
@@ -519,6 +521,7 @@ void bank_conflict_ways(std::span<const std::uint64_t> addresses, std::uint64_t 
   std::int32_t ways = 0;
   for (std::size_t i = 0; i < count; ++i) ways = std::max(ways, ++per_bank[words[i] & 31]);
   access.transactions = ways;
+  access.ideal = static_cast<std::int32_t>((count + 31) / 32);  // every bank once a pass
   access.broadcast = count == 1 && addresses.size() > 1;
 }
 
@@ -666,6 +669,7 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
       if (!ascending) std::sort(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n));
       const auto distinct = std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin();
       note_sectors(in, std::span(lane_sectors.data(), static_cast<std::size_t>(distinct)), access);
+      access.ideal = std::min(access.transactions, static_cast<std::int32_t>((n * bytes + 31) / 32));
       return access;
     }
   }
@@ -699,6 +703,8 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
     const auto distinct = std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin();
     note_sectors(in, std::span(sectors.data(), static_cast<std::size_t>(distinct)), access);
+    // Coalesced: the lanes' bytes back to back, aligned.
+    if (access.space == StateSpace::global) access.ideal = std::min(access.transactions, static_cast<std::int32_t>((n * bytes + 31) / 32));
   }
   return access;
 }

@@ -46,17 +46,18 @@ bool longer(std::int64_t length, const isa::PipeCounts& path, std::int64_t other
 
 }  // namespace
 
-void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions) {
+void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli) {
   // Mostly the next line, or one already there (a loop's body again).
   if (lines.empty() || lines.back().line < line) {
-    lines.push_back({line, instructions});
+    lines.push_back({line, instructions, idle_milli});
     return;
   }
   const auto at = std::lower_bound(lines.begin(), lines.end(), line, [](const LineCount& l, int x) { return l.line < x; });
   if (at != lines.end() && at->line == line) {
     at->instructions += instructions;
+    at->idle_milli += idle_milli;
   } else {
-    lines.insert(at, {line, instructions});
+    lines.insert(at, {line, instructions, idle_milli});
   }
 }
 
@@ -64,7 +65,7 @@ bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
          space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count &&
          use_distance == other.use_distance && hoist == other.hoist && asynchronous == other.asynchronous &&
-         same_address == other.same_address && hot_updates_milli == other.hot_updates_milli && mix == other.mix &&
+         same_address == other.same_address && hot_updates_milli == other.hot_updates_milli && ideal == other.ideal && mix == other.mix &&
          body == other.body;
 }
 
@@ -73,6 +74,7 @@ void rehash(TraceItem& item) {
   h = mix(h, static_cast<std::size_t>(item.transactions) << 32 ^ static_cast<std::size_t>(item.lines));
   h = mix(h, static_cast<std::size_t>(item.reuse.permille) ^ static_cast<std::size_t>(item.reuse.distance_bytes) << 10);
   if (item.same_address != 0) h = mix(h, static_cast<std::size_t>(item.same_address) << 40 ^ static_cast<std::size_t>(item.hot_updates_milli));
+  if (item.ideal != 0) h = mix(h, static_cast<std::size_t>(item.ideal) << 20);
   h = mix(h, static_cast<std::size_t>(item.space) * 8 + (item.asynchronous ? 4 : 0) + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
   h = mix(h, static_cast<std::size_t>(item.use_distance) ^ static_cast<std::size_t>(item.mix.issue) << 20 ^
                  static_cast<std::size_t>(item.hoist) << 44);
@@ -90,7 +92,7 @@ void TraceFolder::close_segment() {
   ++run_;
 }
 
-void TraceFolder::add_to_run(const DecodedInstruction& instruction) {
+void TraceFolder::add_to_run(const DecodedInstruction& instruction, std::int32_t idle_milli) {
   // A source position not after the previous instruction's is a backward jump (or a call of a
   // function written earlier in the file), which starts a segment. Positions, not addresses:
   // the segments must not depend on where the functions happen to lie in memory.
@@ -98,7 +100,7 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction) {
   if (in_segment_ && position <= last_position_) close_segment();
   in_segment_ = true;
   last_position_ = position;
-  add_line(pending_source_, instruction.pos.line, 1);
+  add_line(pending_source_, instruction.pos.line, 1, idle_milli);
   const PipeUse& use = instruction.pipes;
   pending_mix_.issue += use.issue;
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.work[p] += use.work[p];
@@ -129,10 +131,10 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction) {
   }
 }
 
-void TraceFolder::instruction(const DecodedInstruction& instruction, const Access* access) {
+void TraceFolder::instruction(const DecodedInstruction& instruction, const Access* access, std::int32_t idle_milli) {
   if (access == nullptr && !instruction.block_barrier) {
     ++pending_calc_;
-    add_to_run(instruction);
+    add_to_run(instruction, idle_milli);
     return;
   }
   flush_calc();
@@ -149,6 +151,7 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
     item.reuse = access->reuse;
     item.same_address = access->same_address;
     item.hot_updates_milli = access->hot_updates_milli;
+    item.ideal = access->ideal;
     if (item.kind == TraceItem::Kind::load) {
       item.use_distance = instruction.use_distance;
       item.hoist = instruction.hoist;
@@ -305,6 +308,7 @@ bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
       while (then < before.pending_source.size() && before.pending_source[then].line < now.line) ++then;
       const bool was = then < before.pending_source.size() && before.pending_source[then].line == now.line;
       now.instructions += (now.instructions - (was ? before.pending_source[then].instructions : 0)) * times;
+      now.idle_milli += (now.idle_milli - (was ? before.pending_source[then].idle_milli : 0)) * times;
     }
     return true;
   }

@@ -282,19 +282,24 @@ class Parser {
     const int file = expect_count<int>("a file number");
     const int line = expect_count<int>("a line number");
     expect_count<int>("a column number");
+    int inlined_file = 0, inlined_line = 0;
     while (tok_.is(',')) {
       advance();
       const std::string_view word = expect_identifier("'function_name' or 'inlined_at'");
       if (word == "function_name") {
         expect_identifier("a function name label");
       } else if (word == "inlined_at") {
-        for (const char* what : {"a file number", "a line number", "a column number"}) expect_count<int>(what);
+        inlined_file = expect_count<int>("a file number");
+        inlined_line = expect_count<int>("a line number");
+        expect_count<int>("a column number");
       } else {
         fail(prev_.pos, "unknown .loc attribute " + quote_for_message(word));
       }
     }
     debug_file_ = file;
     debug_line_ = line;
+    inlined_file_ = inlined_file;
+    inlined_line_ = inlined_line;
   }
 
   // `.section .debug_info { .b8 1, 17 .b32 .debug_abbrev $L__str0: .b8 0 }`: DWARF data. The
@@ -547,6 +552,8 @@ class Parser {
   void parse_body(Function& function) {
     debug_file_ = 0;
     debug_line_ = 0;
+    inlined_file_ = 0;
+    inlined_line_ = 0;
     std::vector<Position> open{tok_.pos};
     advance();
     while (!open.empty()) {
@@ -608,6 +615,8 @@ class Parser {
     instruction.pos = tok_.pos;
     instruction.debug_file = debug_file_;
     instruction.debug_line = debug_line_;
+    instruction.inlined_file = inlined_file_;
+    instruction.inlined_line = inlined_line_;
     if (tok_.is('@')) {
       advance();
       Guard guard;
@@ -809,6 +818,8 @@ class Parser {
   Module module_;
   int debug_file_ = 0;
   int debug_line_ = 0;
+  int inlined_file_ = 0;
+  int inlined_line_ = 0;
   int group_depth_ = 0;  // operand groups and addresses being read, one inside the other
 };
 

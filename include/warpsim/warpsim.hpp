@@ -254,7 +254,27 @@ struct Roofline {
   double ridge = 0;              // intensity where the roofs meet
   std::string bound;             // "memory" or "compute": which side of the ridge the kernel is
 };
+// What to change (explain's guided advice; docs/explain.md, "Findings"): one cause, where it is,
+// the numbers that show it, and the speed-up of the same launch re-simulated with that cause
+// removed (never a rule of thumb). Findings under 1.05x are not reported.
+struct Finding {
+  // bank_conflicts, uncoalesced, atomic_contention, local_memory, fp64, branch_divergence,
+  // occupancy_registers, occupancy_shared_memory, occupancy_block_size, tail_effect, too_few_warps
+  std::string kind;
+  std::string message;                 // one sentence in the engineer's words
+  std::string file;                    // the PTX (or .kp) file; empty with line 0: the launch as a whole
+  int line = 0;
+  std::string source_file;             // the CUDA line the PTX's `.loc` names (nvcc -lineinfo); empty without
+  int source_line = 0;
+  std::string source_text;             // that line, where the file can be read
+  std::vector<std::string> sass;       // the SASS instructions ptxas made of the PTX line (the SASS stream)
+  std::vector<std::pair<std::string, double>> evidence;  // named figures, in order
+  std::string change;                  // what the re-simulation changed
+  double time_us = 0;                  // the launch re-simulated with the change
+  double speedup = 0;                  // the prediction's time over time_us
+};
 struct Explanation {
+  std::vector<Finding> findings;       // most speed-up first
   std::vector<ExplainResource> speed_of_light;
   std::string limiter, reason;  // as Limits
   std::string sentence;         // one sentence of why, with the binding resource's peak

@@ -32,6 +32,10 @@ struct Access {
   // (SampledAccess::hot_updates_milli). 0 otherwise.
   std::int32_t same_address = 0;
   std::int32_t hot_updates_milli = 0;
+  // Global and shared with every address known: the fewest sectors (global) or passes (shared)
+  // the same lanes moving the same bytes could take, coalesced or conflict-free (explain's
+  // findings price the access at it); 0 unknown.
+  std::int32_t ideal = 0;
   bool operator==(const Access&) const = default;
 };
 
@@ -40,7 +44,9 @@ class InstructionSink {
   virtual ~InstructionSink() = default;
   // One instruction issued by the warp; `access` is set for memory instructions (not ld.param,
   // st.param). Block barriers arrive with no access (DecodedInstruction::block_barrier).
-  virtual void instruction(const DecodedInstruction& instruction, const Access* access) = 0;
+  // `idle_milli`: the thousandths of the warp's live lanes a divergent branch leaves idle while
+  // it issues (0: converged), for explain's branch-divergence finding.
+  virtual void instruction(const DecodedInstruction& instruction, const Access* access, std::int32_t idle_milli) = 0;
 };
 
 }  // namespace warpsim::ptx

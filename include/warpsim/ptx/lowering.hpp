@@ -51,6 +51,7 @@ struct OpNote {
   std::int32_t transactions = 0;  // load/store: sectors, or shared ways, or const addresses (Access), -1 unknown
   bool broadcast = false;         // load/store: Access::broadcast
   std::vector<LineCount> source;  // the PTX lines of its instructions (an op of a loop: its first iteration's)
+  std::int32_t ideal = 0;         // load/store: Access::ideal (coalesced sectors, conflict-free passes; 0 unknown)
 };
 
 struct WarpProgram {

@@ -23,10 +23,11 @@ namespace warpsim::ptx {
 struct LineCount {
   int line = 0;
   std::int64_t instructions = 0;
+  std::int64_t idle_milli = 0;  // over its instructions: thousandths of the live lanes divergence left idle
   bool operator==(const LineCount&) const = default;
 };
 // Adds `instructions` at `line` to a list kept in line order.
-void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions);
+void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli = 0);
 
 struct TraceItem {
   enum class Kind : std::uint8_t { calc, load, store, barrier, loop };
@@ -44,6 +45,7 @@ struct TraceItem {
   bool asynchronous = false;       // load: a cp.async copy (isa::Op::asynchronous)
   std::int32_t same_address = 0;   // load/store: Access::same_address
   std::int32_t hot_updates_milli = 0;  // load/store: Access::hot_updates_milli
+  std::int32_t ideal = 0;          // load/store: Access::ideal
   std::vector<TraceItem> body;     // loop
   std::size_t hash = 0;
   // The PTX lines of its instructions, not part of its identity (an item folded into a loop keeps
@@ -57,7 +59,7 @@ struct TraceItem {
 
 class TraceFolder final : public InstructionSink {
  public:
-  void instruction(const DecodedInstruction& instruction, const Access* access) override;
+  void instruction(const DecodedInstruction& instruction, const Access* access, std::int32_t idle_milli) override;
   // The folded stream; the folder is empty afterwards and can take the next warp.
   std::vector<TraceItem> finish();
 
@@ -101,7 +103,7 @@ class TraceFolder final : public InstructionSink {
   // issue mostly serialises anyway), and repeating a stretch of iterations adds exactly what it
   // added before, which keeps closed-form loops (repeat_since) equal to emulating them.
   // run_ tells the current segment's register entries from older ones: no clearing.
-  void add_to_run(const DecodedInstruction& instruction);
+  void add_to_run(const DecodedInstruction& instruction, std::int32_t idle_milli);
   void close_segment();
   struct RegisterChain {
     std::uint32_t run = 0;

@@ -79,6 +79,8 @@ struct Instruction {
   std::vector<Operand> operands;
   int debug_file = 0;  // from the latest `.loc FILE LINE COL`; 0 when none
   int debug_line = 0;
+  int inlined_file = 0;  // its `inlined_at FILE LINE COL`: where the inlined function was called; 0 when none
+  int inlined_line = 0;
 };
 
 struct Label {
