@@ -170,8 +170,10 @@ class Advisor {
         t.transactions += weight * op.transactions;
         t.ideal += weight * (note.ideal > 0 ? note.ideal : op.transactions);
       };
-      if (op.space == isa::MemorySpace::shared) tally(shared[line]);
-      if (op.space == isa::MemorySpace::global && op.same_address == 0) tally(global[line]);
+      // Only the accesses that show the cause: an access of the line already at its ideal is not evidence.
+      const bool excess = note.ideal > 0 && op.transactions > note.ideal;
+      if (op.space == isa::MemorySpace::shared && excess) tally(shared[line]);
+      if (op.space == isa::MemorySpace::global && op.same_address == 0 && excess) tally(global[line]);
       if (op.space == isa::MemorySpace::local) tally(local[line]);
       if (op.same_address > 1 || op.hot_updates_milli > 1000) {
         LineTally& t = atomics[line];

@@ -107,6 +107,26 @@ std::string sass_table(const std::vector<HotSass>& lines) {
   return html + "</table>\n";
 }
 
+// Guided advice: each finding with its place, evidence and the re-simulated speed-up.
+std::string findings_table(const std::vector<Finding>& findings) {
+  std::string html = "<h2>Findings</h2>\n";
+  if (findings.empty()) return html + "<p>No cause re-simulated away gives 1.05x or more.</p>\n";
+  html += "<p>Each cause removed and the launch simulated again; the speed-up is the whole launch's.</p>\n"
+          "<table class=\"findings\">\n<tr><th>speed-up</th><th>finding</th><th>where</th><th>evidence</th><th>re-simulated</th></tr>\n";
+  for (const Finding& f : findings) {
+    std::string where = f.source_line > 0 ? f.source_file + ":" + std::to_string(f.source_line) : f.line > 0 ? f.file + ":" + std::to_string(f.line) : "the launch";
+    if (f.source_line > 0 && f.line > 0) where += " (PTX line " + std::to_string(f.line) + ")";
+    std::string evidence;
+    for (const auto& [name, value] : f.evidence) evidence += (evidence.empty() ? "" : "<br>") + escape_xml(name + " " + shortest(std::round(value * 100) / 100));
+    html += "<tr><td><b>" + escape_xml(sim::report::fixed(f.speedup, 2)) + "x</b></td><td><b>" + escape_xml(f.kind) + "</b>: " +
+            escape_xml(f.message) + "</td><td>" + escape_xml(where) +
+            (f.source_text.empty() ? "" : "<br><code>" + escape_xml(f.source_text) + "</code>") +
+            (f.sass.empty() ? "" : "<br><code>" + escape_xml(f.sass.front()) + "</code>") + "</td><td>" + evidence + "</td><td>" +
+            escape_xml(f.change) + ": " + escape_xml(sim::report::fixed(f.time_us, 3)) + " &micro;s</td></tr>\n";
+  }
+  return html + "</table>\n";
+}
+
 }  // namespace
 
 std::string occupancy_svg(const Explanation& e, const OccupancyCurve& curve) {
@@ -158,12 +178,13 @@ std::string to_html(const SimulateResult& result) {
       "</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;margin:0.5em 0}"
       "td,th{padding:2px 8px;text-align:left}td.bar{width:16em}td.bar div{background:#1f77b4;height:0.9em}"
       "table.src td{padding:0 6px}td.heat{width:4em;text-align:right;font-size:80%}td.n{color:#888;text-align:right}"
-      "td.gap{color:#888}code{white-space:pre}figure{display:inline-block;margin:0.5em}\n</style>\n</head>\n<body>\n";
+      "td.gap{color:#888}code{white-space:pre}table.findings td{vertical-align:top;border-top:1px solid #ddd}figure{display:inline-block;margin:0.5em}\n</style>\n</head>\n<body>\n";
   html += "<h1>" + escape_xml(result.kernel) + " on " + escape_xml(result.gpu) + "</h1>\n";
   html += "<p>Predicted <b>" + escape_xml(shortest(std::round(result.time_us * 1000) / 1000)) + " &micro;s</b> (" +
           escape_xml(shortest(std::round(result.cycles))) + " cycles) for " + std::to_string(result.blocks) + " blocks of " +
           std::to_string(result.threads) + " threads, pipes model.</p>\n";
   html += "<p><b>Why:</b> " + escape_xml(e.sentence) + "</p>\n";
+  html += findings_table(e.findings);
   html += "<h2>Speed of light</h2>\n<table>\n<tr><th>resource</th><th colspan=\"2\">busy (share of T_c)</th><th>peak on this GPU</th></tr>\n";
   for (const ExplainResource& r : e.speed_of_light) {
     html += "<tr><td>" + escape_xml(r.name) + "</td>" + bar(r.busy) + "<td>" + escape_xml(r.peak) + "</td></tr>\n";

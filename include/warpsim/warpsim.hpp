@@ -313,6 +313,34 @@ std::string to_html(const SimulateResult& result);
 std::string occupancy_svg(const Explanation& explanation, const OccupancyCurve& curve);
 std::string roofline_svg(const Explanation& explanation);
 
+// ---- warpsim explain AFTER --baseline BEFORE: two kernels (or two versions of one) on the same
+// launch and GPU, side by side (docs/explain.md, "Before and after") ----
+struct BaselineRequest {
+  SimulateRequest after;   // the kernel as changed (explain's PROGRAM); explained
+  SimulateRequest before;  // the baseline: the same launch, GPU and options, another program or --kernel
+};
+struct ResourceChange {
+  std::string resource;           // speed of light's: "issue", "fp32", ..., "dram"
+  double before = 0, after = 0;   // busy shares of T_c (0: not used by that kernel)
+};
+struct LineChange {
+  std::string before_place, after_place;  // "file:line" (the CUDA line, else the PTX line); empty: not in that kernel
+  std::string text;                       // the line's code, which matched it
+  double before_us = 0, after_us = 0;     // its share of the warps' time times the kernel's time
+};
+struct BaselineComparison {
+  SimulateResult before, after;  // both explained
+  double speedup = 0;            // before's time over after's (above 1: the change made it faster)
+  std::vector<ResourceChange> resources;  // in speed-of-light order
+  std::vector<LineChange> lines;          // lines matched by their code, most moved (in us) first
+  std::string moved_most;                 // one sentence: the time, and what moved most
+};
+// Throws as simulate does, and InputError when the two launches differ (explain both apart).
+BaselineComparison compare_with_baseline(const BaselineRequest& request);
+nlohmann::ordered_json to_json(const BaselineComparison& comparison);  // {"before", "after": simulate's JSON, ...}
+std::string to_text(const BaselineComparison& comparison);
+std::string to_html(const BaselineComparison& comparison);           // the comparison, then the after kernel's report
+
 // ---- warpsim simulate --set: what if a figure of the GPU or of the kernel were another ----
 // Each change is "FIGURE=VALUE": FIGURE a GPU profile figure by its TOML key (clock_mhz, sm_count,
 // memory_bandwidth_gbs, ...; aliases sms and dram_bandwidth_gbs) or a kernel figure (registers:

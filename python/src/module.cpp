@@ -201,19 +201,39 @@ std::tuple<std::string, std::string, std::string, Lines> compare_gpus(const nb::
   });
 }
 
+using Charts = std::vector<std::pair<std::string, std::string>>;
+
+// An explanation's charts (file name, SVG), as `explain --charts DIR` writes them.
+Charts charts_of(const warpsim::Explanation& explanation) {
+  Charts charts;
+  for (const warpsim::OccupancyCurve& curve : explanation.occupancy_curves) {
+    if (!curve.points.empty()) charts.emplace_back("occupancy_" + curve.axis + ".svg", warpsim::occupancy_svg(explanation, curve));
+  }
+  if (explanation.roofline.dram_gbs > 0) charts.emplace_back("roofline.svg", warpsim::roofline_svg(explanation));
+  return charts;
+}
+
 // `warpsim explain --format json`, the warnings, the HTML report and the charts (file name, SVG).
-std::tuple<std::string, Lines, std::string, std::vector<std::pair<std::string, std::string>>> explain(const nb::dict& options) {
+std::tuple<std::string, Lines, std::string, Charts> explain(const nb::dict& options) {
   warpsim::SimulateRequest request = simulation_request(options);
   request.explain = true;
   return interruptible([&](const std::atomic<bool>* cancel) {
     request.control.cancel = cancel;
     warpsim::SimulateResult result = warpsim::simulate(request);
-    std::vector<std::pair<std::string, std::string>> charts;
-    for (const warpsim::OccupancyCurve& curve : result.explanation->occupancy_curves) {
-      if (!curve.points.empty()) charts.emplace_back("occupancy_" + curve.axis + ".svg", warpsim::occupancy_svg(*result.explanation, curve));
-    }
-    if (result.explanation->roofline.dram_gbs > 0) charts.emplace_back("roofline.svg", warpsim::roofline_svg(*result.explanation));
-    return std::tuple{dump(warpsim::to_json(result)), std::move(result.warnings), warpsim::to_html(result), std::move(charts)};
+    return std::tuple{dump(warpsim::to_json(result)), std::move(result.warnings), warpsim::to_html(result), charts_of(*result.explanation)};
+  });
+}
+
+// `warpsim explain --baseline ... --format json`, both runs' warnings, the HTML report and the
+// changed kernel's charts.
+std::tuple<std::string, Lines, std::string, Charts> compare_baseline(const nb::dict& options, const nb::dict& baseline) {
+  warpsim::BaselineRequest request{simulation_request(options), simulation_request(baseline)};
+  return interruptible([&](const std::atomic<bool>* cancel) {
+    request.after.control.cancel = request.before.control.cancel = cancel;
+    warpsim::BaselineComparison result = warpsim::compare_with_baseline(request);
+    Lines warnings = std::move(result.before.warnings);
+    warnings.insert(warnings.end(), result.after.warnings.begin(), result.after.warnings.end());
+    return std::tuple{dump(warpsim::to_json(result)), std::move(warnings), warpsim::to_html(result), charts_of(*result.after.explanation)};
   });
 }
 
@@ -417,6 +437,8 @@ NB_MODULE(_warpsim, m) {
         "`warpsim simulate --gpu a,b,... --format json` as JSON text, its CSV, its SVG bar chart and the warnings.");
   m.def("explain", &explain, nb::arg("options"),
         "`warpsim explain --format json` as JSON text, the warnings, the HTML report and the charts (name, SVG).");
+  m.def("compare_baseline", &compare_baseline, nb::arg("options"), nb::arg("baseline"),
+        "`warpsim explain --baseline ... --format json` as JSON text, the warnings, the HTML report and the charts (name, SVG).");
   m.def("lower", &lower, nb::arg("ptx"), nb::arg("grid"), nb::arg("block"), nb::arg("params"), nb::arg("options"),
         "`warpsim lower --format json` as JSON text, the .kp text and the warnings.");
   m.def("launch", &launch, nb::arg("gpu"), nb::arg("total_threads"), "`warpsim launch --format json` as JSON text.");

@@ -21,7 +21,7 @@ from ._results import _read_csv
 from ._results import (AppResult, Assumption, BlockCandidate, BlockSizeSearch, CalibrateResult, CalibrationValues,
                        CoreResult, EvaluateResult, Experiment, FittedParameter, GpuProfile, GridPlan, ImportResult,
                        LaunchPlan, Limits, LowerResult, OccupancyResult, PredictResult, PtxReport, SimulateResult,
-                       WarpProgram, Explanation, ExplainResult, Svg, FigureChange, WhatIfResult, GpuTime, GpuComparison)
+                       WarpProgram, Explanation, ExplainResult, BaselineComparison, Svg, FigureChange, WhatIfResult, GpuTime, GpuComparison)
 
 if TYPE_CHECKING:
     import pandas
@@ -32,7 +32,7 @@ __all__ = ["DEFAULT_MODEL", "Error", "app", "calibrate", "compare_gpus", "core",
            "AppResult", "Assumption", "BlockCandidate", "BlockSizeSearch", "CalibrateResult", "CalibrationValues",
            "CoreResult", "EvaluateResult", "Experiment", "FittedParameter", "GpuProfile", "GridPlan", "ImportResult",
            "LaunchPlan", "Limits", "LowerResult", "OccupancyResult", "PredictResult", "PtxReport", "SimulateResult",
-           "WarpProgram", "Explanation", "ExplainResult", "Svg", "FigureChange", "WhatIfResult", "GpuTime", "GpuComparison"]
+           "WarpProgram", "Explanation", "ExplainResult", "BaselineComparison", "Svg", "FigureChange", "WhatIfResult", "GpuTime", "GpuComparison"]
 
 # The timing model of every ``model`` default ("pipes"): the C++ library's kDefaultModel, as the CLI's.
 DEFAULT_MODEL: str = _warpsim.DEFAULT_MODEL
@@ -227,21 +227,35 @@ def explain(path: PathLike, gpu: str, grid: Dims, block: Dims,
             unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
             load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
             max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0,
-            inputs: Optional[Mapping[Union[str, int], str]] = None) -> ExplainResult:
-    """Why the prediction takes that long: ``warpsim explain PATH --gpu GPU --grid G --block B``.
+            inputs: Optional[Mapping[Union[str, int], str]] = None, baseline: Optional[PathLike] = None,
+            baseline_kernel: Optional[str] = None) -> ExplainResult:
+    """Why the prediction takes that long and what to change: ``warpsim explain PATH --gpu GPU --grid G --block B``.
 
     ``simulate``'s arguments (the pipes model unless ``model`` says otherwise: only it can
-    explain). The result holds the prediction, its ``explanation``, the HTML report and the
-    charts; Jupyter shows the report.
+    explain). The result holds the prediction, its ``explanation`` (with its ``findings``), the
+    HTML report and the charts; Jupyter shows the report. ``baseline`` (a kernel file; default
+    ``path``) or ``baseline_kernel`` (its entry; default ``kernel``): ``--baseline``, the kernel
+    before the change on the same launch and GPU, in ``comparison``.
     """
     options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
                           unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem)
     options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"), inputs=_inputs(inputs))
-    text, notes, html, charts = _warpsim.explain(options)
+    if baseline is None and baseline_kernel is None:
+        text, notes, html, charts = _warpsim.explain(options)
+        _warn(notes)
+        data = json.loads(text)
+        return ExplainResult(SimulateResult.from_json(data, tuple(notes)), Explanation.from_json(data["explain"]), html,
+                             {name: Svg(svg) for name, svg in charts})
+    before = dict(options)
+    if baseline is not None:
+        before["program"] = os.fspath(baseline)
+    if baseline_kernel is not None:
+        before["kernel"] = _text(baseline_kernel, "baseline_kernel")
+    text, notes, html, charts = _warpsim.compare_baseline(options, before)
     _warn(notes)
     data = json.loads(text)
-    return ExplainResult(SimulateResult.from_json(data, tuple(notes)), Explanation.from_json(data["explain"]), html,
-                         {name: Svg(svg) for name, svg in charts})
+    return ExplainResult(SimulateResult.from_json(data["after"], tuple(notes)), Explanation.from_json(data["after"]["explain"]), html,
+                         {name: Svg(svg) for name, svg in charts}, BaselineComparison.from_json(data))
 
 
 def what_if(path: PathLike, gpu: str, grid: Dims, block: Dims, changes: Union[Sequence[str], Mapping[str, Any]],

@@ -29,6 +29,7 @@ from ._results import SimulateResult as SimulateResult
 from ._results import WarpProgram as WarpProgram
 from ._results import Explanation as Explanation
 from ._results import ExplainResult as ExplainResult
+from ._results import BaselineComparison as BaselineComparison
 from ._results import Svg as Svg
 from ._results import FigureChange as FigureChange
 from ._results import WhatIfResult as WhatIfResult
@@ -60,7 +61,8 @@ def explain(path: PathLike, gpu: str, grid: Dims, block: Dims, params: Params = 
             unknown_trips: int = 1, unknown_branch: str = "fallthrough", max_steps: Optional[int] = None,
             load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
             max_instructions: Optional[int] = None, nvcc_flags: str = "", dynamic_smem: int = 0,
-            inputs: Optional[Mapping[Union[str, int], str]] = None) -> ExplainResult: ...
+            inputs: Optional[Mapping[Union[str, int], str]] = None, baseline: Optional[PathLike] = None,
+            baseline_kernel: Optional[str] = None) -> ExplainResult: ...
 def what_if(path: PathLike, gpu: str, grid: Dims, block: Dims, changes: Union[Sequence[str], Mapping[str, Any]],
             params: Params = None, kernel: Optional[str] = None, tp: Optional[float] = None, tm: Optional[float] = None,
             *, model: str = DEFAULT_MODEL, regs: Optional[int] = None, ptxas: str = "ptxas", use_cache: bool = True,

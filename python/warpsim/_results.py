@@ -174,15 +174,18 @@ class Svg(str):
 class Explanation:
     """Why a prediction takes that long: the ``explain`` object of ``warpsim explain --format json``.
 
-    ``speed_of_light``, ``hot_lines`` (``{"ptx": [...], "source": [...]}``), ``occupancy`` (with its
-    ``curves``) and ``roofline`` are the JSON's lists and objects; ``waits`` maps each cause to its
-    share of the warps' time and cycles per warp.
+    ``findings`` (what to change: each with its ``kind``, ``message``, place, ``evidence`` and the
+    ``speedup`` of the launch re-simulated without the cause, most first), ``speed_of_light``,
+    ``hot_lines`` (``{"ptx": [...], "source": [...]}``), ``occupancy`` (with its ``curves``) and
+    ``roofline`` are the JSON's lists and objects; ``waits`` maps each cause to its share of the
+    warps' time and cycles per warp.
     """
     package_cycles: float
     warps: int
     limiter: str
     reason: str
     sentence: str
+    findings: tuple[dict[str, Any], ...]
     speed_of_light: tuple[dict[str, Any], ...]
     waits: dict[str, dict[str, float]]
     hot_lines: dict[str, tuple[dict[str, Any], ...]]
@@ -196,16 +199,45 @@ class Explanation:
 
 
 @dataclass(frozen=True)
+class BaselineComparison:
+    """``warpsim explain AFTER --baseline BEFORE --format json``: the two kernels side by side.
+
+    ``speedup`` is the baseline's time over the kernel's; ``resources`` and ``lines`` are the
+    JSON's lists (busy shares, and each line's time in microseconds, matched by its code);
+    ``baseline`` is the kernel before the change, simulated and explained.
+    """
+    baseline_kernel: str
+    baseline_time_us: float
+    time_us: float
+    speedup: float
+    baseline_limiter: str
+    limiter: str
+    moved_most: str
+    resources: tuple[dict[str, Any], ...]
+    lines: tuple[dict[str, Any], ...]
+    baseline: SimulateResult
+    baseline_explanation: Explanation
+    json: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "BaselineComparison":
+        return cls(**_kwargs(cls, data, baseline=SimulateResult.from_json(data["baseline"]),
+                             baseline_explanation=Explanation.from_json(data["baseline"]["explain"]), json=data))
+
+
+@dataclass(frozen=True)
 class ExplainResult:
     """``warpsim explain``: the prediction, its explanation, the HTML report and the charts.
 
     In Jupyter the result shows as its HTML report; each chart (``charts["roofline.svg"]``, ...)
-    shows as its drawing.
+    shows as its drawing. ``comparison``: with ``baseline`` or ``baseline_kernel``, the kernel
+    before the change beside this one (else None).
     """
     simulation: SimulateResult
     explanation: Explanation
     html: str = field(repr=False)
     charts: dict[str, Svg] = field(repr=False)
+    comparison: Optional[BaselineComparison] = None
 
     def _repr_html_(self) -> str:
         return self.html

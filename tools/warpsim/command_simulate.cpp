@@ -63,6 +63,9 @@ int simulate_command(const Args& args, bool explain_command) {
       ("charts", po::value<std::string>(), "with the explanation: write its charts as SVG into DIR (occupancy_block_size.svg, "
                                            "occupancy_registers.svg, occupancy_shared_memory.svg, roofline.svg)")
       ("chart", po::value<std::string>(), "with a --gpu list: write a bar chart of the time per GPU (SVG) to FILE")
+      ("baseline", po::value<std::string>(), "with the explanation: the kernel before the change (a .ptx, .cu or .kp; default "
+                                             "PROGRAM itself), on the same launch and GPU: both side by side, what moved most")
+      ("baseline-kernel", po::value<std::string>(), "with the explanation: the baseline's entry (default: --kernel)")
       ("regs", po::value<std::string>(), "PTX, memory-aware model: registers per thread for occupancy (default: ptxas -v "
                                           "when it runs, else 32; the output says which)")
       ("ptxas", po::value<std::string>()->default_value("ptxas"),
@@ -83,10 +86,14 @@ int simulate_command(const Args& args, bool explain_command) {
   const CommandLine line = parse_command_line(args, options, positional);
   if (line.help && explain_command) {
     return print_help(
-        "warpsim explain PROGRAM.kp|KERNEL.ptx --gpu ID --grid B --block T [--param K=V]... [--format text|json|html] [-o FILE]",
-        "Why the prediction takes that long (docs/explain.md): speed of light per pipe and memory level with the binding "
+        "warpsim explain PROGRAM.kp|KERNEL.ptx|KERNEL.cu --gpu ID --grid B --block T [--param K=V]... [--baseline FILE] "
+        "[--baseline-kernel NAME] [--format text|json|html] [-o FILE]",
+        "Why the prediction takes that long and what to change (docs/explain.md): findings, each cause (bank conflicts, "
+        "uncoalesced access, colliding atomics, local memory, FP64, divergence, occupancy, tail, too few warps) with its line "
+        "and the speed-up of the launch re-simulated without it; speed of light per pipe and memory level with the binding "
         "limit, where warps wait, hot PTX and CUDA lines (.loc of nvcc -lineinfo), occupancy with its three graphs, and the "
-        "roofline. The pipes model unless --model says otherwise (only it can explain).",
+        "roofline. With --baseline or --baseline-kernel: the kernel before a change beside it, and what moved most. The pipes "
+        "model unless --model says otherwise (only it can explain).",
         options);
   }
   if (line.help) {
@@ -98,6 +105,8 @@ int simulate_command(const Args& args, bool explain_command) {
   const auto& v = line.values;
   const bool explain = explain_command || v.count("explain") > 0;
   if (v.count("charts") && !explain) throw Error("--charts needs --explain");
+  const bool baseline = v.count("baseline") > 0 || v.count("baseline-kernel") > 0;
+  if (baseline && !explain) throw Error("--baseline needs --explain");
   SimulateRequest request = simulation_request(v);
   request.explain = explain;
   if (explain_command && v["model"].defaulted()) request.model = Model::pipes;
@@ -116,6 +125,20 @@ int simulate_command(const Args& args, bool explain_command) {
   if (v.count("set")) {
     if (explain) throw InputError("--set and explain: explain the baseline and the changed GPU one at a time");
     return run_what_if(v, request, format);
+  }
+  if (baseline) {
+    if (v.count("charts")) throw InputError("--charts and --baseline: write the charts of each kernel apart");
+    const BaselineComparison c = with_progress(v, request, [&] {
+      BaselineRequest compare{request, request};  // with the progress line's control
+      if (v.count("baseline")) compare.before.program = v["baseline"].as<std::string>();
+      if (v.count("baseline-kernel")) compare.before.ptx.kernel = v["baseline-kernel"].as<std::string>();
+      return compare_with_baseline(compare);
+    });
+    print_warnings(c.before.warnings);
+    print_warnings(c.after.warnings);
+    const std::string out = v.count("out") ? v["out"].as<std::string>() : "";
+    write_output(format == "json" ? to_json(c).dump(2) + '\n' : format == "html" ? to_html(c) : to_text(c), out);
+    return 0;
   }
   const SimulateResult result = with_progress(v, request, [&] { return simulate(request); });
   print_warnings(result.warnings);

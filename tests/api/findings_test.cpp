@@ -1,0 +1,243 @@
+// Explain's findings (api/explain_findings.cpp; docs/explain.md, "Findings") on the kernels of
+// tests/advice/kernels/, each with one known cause and its fix written out: the top finding names
+// the cause at its CUDA line, and its speed-up (the launch re-simulated with the cause removed)
+// equals the fixed kernel's simulated speed-up within the stated tolerance. A kernel at its
+// roofline gets no finding. And `explain --baseline`: the two kernels side by side.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "warpsim/warpsim.hpp"
+
+namespace {
+
+using namespace warpsim;
+
+const std::string kKernels = std::string(WARPSIM_SOURCE_DIR) + "/tests/advice/kernels/";
+
+// What the re-simulation leaves out: a fix changes more than the one cause (the fixed kernel's
+// other instructions move a little; the atomics' fix spreads the updates over 4096 bins, where the
+// finding removes every collision). 10% covers every pair here; the register steps are exact.
+constexpr double kTolerance = 0.10;
+
+SimulateRequest launch(const std::string& file, const std::string& kernel, const std::string& gpu, Dim3 grid, Dim3 block,
+                       Parameters params) {
+  SimulateRequest r;
+  r.program = kKernels + file;
+  r.ptx.kernel = kernel;
+  r.gpu = gpu;
+  r.grid = grid;
+  r.block = block;
+  r.params = std::move(params);
+  r.model = Model::pipes;
+  r.ptxas = "none";     // the same stream and registers on every machine: the PTX in PTX order
+  r.nvdisasm = "none";
+  return r;
+}
+
+SimulateResult explained(SimulateRequest r) {
+  r.explain = true;
+  return simulate(r);
+}
+
+const Finding& top(const SimulateResult& r) {
+  EXPECT_FALSE(r.explanation->findings.empty()) << r.kernel;
+  return r.explanation->findings.front();
+}
+
+// The fixed kernel (or launch) against the finding: its simulated speed-up within the tolerance.
+void expect_fix_matches(const Finding& finding, const SimulateResult& problem, const SimulateRequest& fixed) {
+  const double actual = problem.time_us / simulate(fixed).time_us;
+  EXPECT_NEAR(finding.speedup / actual, 1.0, kTolerance) << finding.kind << ": finding " << finding.speedup << "x, fixed kernel " << actual << "x";
+  EXPECT_GE(finding.speedup, 1.05);
+  EXPECT_DOUBLE_EQ(finding.speedup, problem.time_us / finding.time_us);
+}
+
+TEST(Findings, BankConflictsAtTheTileRead) {
+  const SimulateRequest problem = launch("advice_bank_conflict.sm_80.ptx", "transpose_conflicted", "a100", {64, 64, 1}, {32, 8, 1}, {{"2", "2048"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "bank_conflicts");
+  EXPECT_EQ(f.source_line, 21);
+  EXPECT_NE(f.source_text.find("tile[threadIdx.x][threadIdx.y + j]"), std::string::npos);
+  const auto degree = std::find_if(f.evidence.begin(), f.evidence.end(), [](const auto& e) { return e.first == "conflict_degree"; });
+  ASSERT_NE(degree, f.evidence.end());
+  EXPECT_DOUBLE_EQ(degree->second, 32);  // a column of a 32x32 float tile: every lane in one bank
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "transpose_padded";
+  expect_fix_matches(f, r, fixed);
+}
+
+TEST(Findings, UncoalescedArrayOfStructures) {
+  const SimulateRequest problem = launch("advice_uncoalesced.sm_80.ptx", "aos_field", "a100", {16384, 1, 1}, {256, 1, 1}, {{"2", "4194304"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "uncoalesced");
+  EXPECT_EQ(f.source_line, 11);
+  EXPECT_DOUBLE_EQ(f.evidence.at(0).second, 32);  // sectors per request: 32 lanes 32 bytes apart
+  EXPECT_DOUBLE_EQ(f.evidence.at(1).second, 4);   // 128 bytes, coalesced
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "soa_field";
+  expect_fix_matches(f, r, fixed);
+}
+
+TEST(Findings, RegistersAtEachOccupancyStepEqualTheKernelAtThoseRegisters) {
+  SimulateRequest problem = launch("advice_register_heavy.sm_80.ptx", "register_heavy", "a100", {1024, 1, 1}, {256, 1, 1}, {{"2", "262144"}});
+  problem.registers = 168;  // what ptxas 13.0 gives it for sm_80 (tests/advice/kernels/README.md)
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  ASSERT_EQ(f.kind, "occupancy_registers");
+  EXPECT_EQ(f.evidence.at(0).second, 168);
+  // The same kernel with its registers capped at the step the finding chose: the same time, exactly.
+  SimulateRequest capped = problem;
+  capped.registers = static_cast<std::int64_t>(f.evidence.at(1).second);
+  EXPECT_DOUBLE_EQ(f.time_us, simulate(capped).time_us);
+  // And the fixed kernel (__launch_bounds__(256, 2): 128 registers) is one of the steps re-simulated.
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "register_capped";
+  fixed.registers = 128;
+  EXPECT_GE(f.speedup, r.time_us / simulate(fixed).time_us * (1 - kTolerance));
+}
+
+TEST(Findings, SharedMemoryLimitsOccupancy) {
+  const SimulateRequest problem = launch("advice_shared_heavy.sm_80.ptx", "shared_heavy", "a100", {32768, 1, 1}, {128, 1, 1}, {{"2", "4194304"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "occupancy_shared_memory");
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "shared_light";
+  expect_fix_matches(f, r, fixed);
+}
+
+TEST(Findings, SmallBlocksAgainstTheLargerBlock) {
+  const SimulateRequest problem = launch("advice_small_blocks.sm_80.ptx", "small_block_work", "a100", {32768, 1, 1}, {32, 1, 1}, {{"2", "1048576"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "occupancy_block_size");
+  SimulateRequest fixed = problem;
+  fixed.grid = {4096, 1, 1};
+  fixed.block = {256, 1, 1};
+  expect_fix_matches(f, r, fixed);
+}
+
+TEST(Findings, TailWaveAgainstTheGridStrideKernel) {
+  const SimulateRequest problem = launch("advice_tail.sm_80.ptx", "tail_blocks", "a100", {1037, 1, 1}, {256, 1, 1}, {{"2", "265472"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "tail_effect");
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "tail_strided";
+  fixed.grid = {864, 1, 1};
+  expect_fix_matches(f, r, fixed);
+}
+
+TEST(Findings, DivergentHalvesAgainstWarpUniformHalves) {
+  const SimulateRequest problem = launch("advice_divergence.sm_80.ptx", "divergent_halves", "a100", {1024, 1, 1}, {256, 1, 1}, {{"1", "262144"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "branch_divergence");
+  EXPECT_DOUBLE_EQ(f.evidence.at(1).second, 0.5);  // half the lanes idle on the loop's line
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "warp_uniform_halves";
+  expect_fix_matches(f, r, fixed);
+  // The class emulation records the same idle lanes as every warp's.
+  SimulateRequest all = problem;
+  all.ptx.emulate_all = true;
+  EXPECT_DOUBLE_EQ(top(explained(all)).speedup, f.speedup);
+}
+
+TEST(Findings, LocalArrayIsALowerBoundOfTheRegisterVersion) {
+  // The fix (indices known at compile time) also drops the index arithmetic, which the finding
+  // keeps: its speed-up is the local traffic's alone, so at most the fixed kernel's.
+  const SimulateRequest problem = launch("advice_local_memory.sm_80.ptx", "local_array", "a100", {1024, 1, 1}, {256, 1, 1}, {{"1", "262144"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "local_memory");
+  EXPECT_EQ(f.source_line, 21);
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "register_array";
+  EXPECT_GE(f.speedup, 2.0);
+  EXPECT_LE(f.speedup, r.time_us / simulate(fixed).time_us);
+}
+
+TEST(Findings, Fp64OnAGeForceButNotOnAnA100) {
+  const SimulateRequest problem = launch("advice_fp64.sm_80.ptx", "poly_double", "rtx4090", {4096, 1, 1}, {256, 1, 1}, {{"2", "1048576"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "fp64");
+  EXPECT_EQ(f.source_line, 16);
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "poly_float";
+  expect_fix_matches(f, r, fixed);
+  SimulateRequest a100 = problem;
+  a100.gpu = "a100";  // FP64 at half FP32's rate: not a low rate
+  for (const Finding& other : explained(a100).explanation->findings) EXPECT_NE(other.kind, "fp64");
+}
+
+TEST(Findings, AtomicsOnOneBinAtTheCallingLine) {
+  const SimulateRequest problem = launch("advice_atomic_collide.sm_80.ptx", "count_one_bin", "a100", {4096, 1, 1}, {256, 1, 1}, {{"1", "1048576"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "atomic_contention");
+  EXPECT_EQ(f.source_line, 9);  // atomicAdd is inlined from the toolkit's header: the kernel's line
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "count_spread";
+  expect_fix_matches(f, r, fixed);
+}
+
+TEST(Findings, TooFewWarpsAgainstMoreThreads) {
+  const SimulateRequest problem = launch("advice_few_warps.sm_80.ptx", "chain_few", "a100", {8, 1, 1}, {64, 1, 1}, {{"2", "32768"}});
+  const SimulateResult r = explained(problem);
+  const Finding& f = top(r);
+  EXPECT_EQ(f.kind, "too_few_warps");
+  SimulateRequest fixed = problem;
+  fixed.ptx.kernel = "chain_many";
+  fixed.grid = {512, 1, 1};
+  expect_fix_matches(f, r, fixed);
+}
+
+TEST(Findings, NoneOnAKernelAtItsRoofline) {
+  const SimulateResult r =
+      explained(launch("advice_at_roofline.sm_80.ptx", "stream_triad", "a100", {65536, 1, 1}, {256, 1, 1}, {{"4", "16777216"}}));
+  EXPECT_EQ(r.explanation->limiter, "DRAM bandwidth");
+  for (const Finding& f : r.explanation->findings) EXPECT_LT(f.speedup, 1.25) << f.kind;
+}
+
+TEST(Findings, SortedAndNoneUnderTheThreshold) {
+  const SimulateResult r = explained(launch("advice_bank_conflict.sm_80.ptx", "transpose_conflicted", "a100", {64, 64, 1}, {32, 8, 1}, {{"2", "2048"}}));
+  const std::vector<Finding>& found = r.explanation->findings;
+  EXPECT_TRUE(std::is_sorted(found.begin(), found.end(), [](const Finding& a, const Finding& b) { return a.speedup > b.speedup; }));
+  for (const Finding& f : found) EXPECT_GE(f.speedup, 1.05);
+}
+
+TEST(Baseline, PaddedAgainstConflictedSideBySide) {
+  BaselineRequest request;
+  request.after = launch("advice_bank_conflict.sm_80.ptx", "transpose_padded", "a100", {64, 64, 1}, {32, 8, 1}, {{"2", "2048"}});
+  request.before = request.after;
+  request.before.ptx.kernel = "transpose_conflicted";
+  const BaselineComparison c = compare_with_baseline(request);
+  EXPECT_EQ(c.before.time_us, simulate(request.before).time_us);
+  EXPECT_EQ(c.after.time_us, simulate(request.after).time_us);
+  EXPECT_DOUBLE_EQ(c.speedup, c.before.time_us / c.after.time_us);
+  ASSERT_FALSE(c.lines.empty());
+  // The tile read moved most (matched by its code, comment aside, in both kernels).
+  EXPECT_NE(c.lines.front().text.find("out[(y + j) * n + x] = tile[threadIdx.x]"), std::string::npos);
+  EXPECT_GT(c.lines.front().before_us, c.lines.front().after_us);
+  const auto shared = std::find_if(c.resources.begin(), c.resources.end(), [](const ResourceChange& rc) { return rc.resource == "shared"; });
+  ASSERT_NE(shared, c.resources.end());
+  EXPECT_GT(shared->before, shared->after);
+  EXPECT_NE(c.moved_most.find("faster"), std::string::npos);
+}
+
+TEST(Baseline, RefusesAnotherLaunch) {
+  BaselineRequest request;
+  request.after = launch("advice_small_blocks.sm_80.ptx", "small_block_work", "a100", {4096, 1, 1}, {256, 1, 1}, {{"2", "1048576"}});
+  request.before = request.after;
+  request.before.program = kKernels + "advice_tail.sm_80.ptx";
+  request.before.ptx.kernel = "tail_blocks";
+  request.before.grid = {1037, 1, 1};
+  EXPECT_THROW(compare_with_baseline(request), InputError);
+}
+
+}  // namespace
