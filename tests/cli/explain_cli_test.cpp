@@ -45,6 +45,50 @@ TEST(ExplainCli, WritesHtmlAndChartsWhereAsked) {
   }
 }
 
+const std::string kTranspose =
+    "tests/advice/kernels/advice_bank_conflict.sm_80.ptx --gpu a100 --grid 64,64 --block 32,8 --param 2=2048 --ptxas none";
+
+TEST(ExplainCli, FindingsComeFirstWithTheirSpeedUp) {
+  const Result json = run_warpsim("explain " + kTranspose + " --kernel transpose_conflicted --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  const auto& findings = j["explain"]["findings"];
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings[0]["kind"], "bank_conflicts");
+  EXPECT_TRUE(findings[0]["speedup"].is_number());
+  EXPECT_EQ(findings[0]["source_line"], 21);
+  // The text names the finding right after why, with the CUDA line and the re-simulated time.
+  const Result text = run_warpsim("explain " + kTranspose + " --kernel transpose_conflicted");
+  ASSERT_EQ(text.status, 0) << text.err;
+  const auto why = text.out.find("why: "), finding = text.out.find("1. "), sol = text.out.find("speed of light");
+  ASSERT_NE(finding, std::string::npos) << text.out;
+  EXPECT_LT(why, finding);
+  EXPECT_LT(finding, sol);
+  EXPECT_NE(text.out.find("advice_bank_conflict.cu:21"), std::string::npos);
+}
+
+TEST(ExplainCli, BaselineSideBySide) {
+  const Result json = run_warpsim("explain " + kTranspose + " --kernel transpose_padded --baseline-kernel transpose_conflicted --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["kernel"], "transpose_padded");
+  EXPECT_EQ(j["baseline_kernel"], "transpose_conflicted");
+  EXPECT_DOUBLE_EQ(j["speedup"].get<double>(), j["baseline_time_us"].get<double>() / j["time_us"].get<double>());
+  EXPECT_EQ(j["after"]["time_us"], j["time_us"]);
+  const Result alone = run_warpsim("simulate " + kTranspose + " --kernel transpose_conflicted --model pipes");
+  ASSERT_EQ(alone.status, 0) << alone.err;
+  EXPECT_EQ(nlohmann::json::parse(alone.out)["time_us"], j["baseline_time_us"]);
+  // --baseline FILE names the other kernel's file; the same file here.
+  const Result file = run_warpsim("explain " + kTranspose + " --kernel transpose_padded --baseline "
+                                  "tests/advice/kernels/advice_bank_conflict.sm_80.ptx --baseline-kernel transpose_conflicted --format json");
+  ASSERT_EQ(file.status, 0) << file.err;
+  EXPECT_EQ(nlohmann::json::parse(file.out)["speedup"], j["speedup"]);
+  const Result text = run_warpsim("explain " + kTranspose + " --kernel transpose_padded --baseline-kernel transpose_conflicted");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("before/after: transpose_conflicted -> transpose_padded"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("the line that moved most"), std::string::npos);
+}
+
 TEST(ExplainCli, BadFlagsAreOneLineErrors) {
   expect_input_error("explain " + kSgemm + " --model memory", "explain needs the pipes model");
   expect_input_error("simulate " + kSgemm + " --charts /tmp/x", "--charts needs --explain");

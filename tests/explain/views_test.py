@@ -72,6 +72,11 @@ def main():
 
         # The JSON's numbers in the text and the page.
         assert f"why: {e['sentence']}" in text and e["sentence"] in page
+        assert e["findings"], "mtx_mul_vec's row per thread is uncoalesced: a finding"
+        for f in e["findings"]:
+            speedup = f"{f['speedup']:.2f}x"
+            assert f"{speedup}  {f['kind']}: {f['message']}" in text, (f, text)
+            assert speedup in page and f["message"] in page and f["change"] in page, f
         for r in e["speed_of_light"]:
             row = [line for line in text.split("speed of light", 1)[1].splitlines() if line.split()[:1] == [r["resource"]] and r["peak"] in line]
             assert row and percent(r["busy"]) in row[0].split(), (r, row)
@@ -98,6 +103,7 @@ def main():
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert e["sentence"] in done.stdout and "<svg" in done.stdout, "the rendered page lacks the report"
+        assert "<h2>Findings</h2>" in done.stdout and e["findings"][0]["kind"] in done.stdout, "the rendered page lacks the findings"
     print("views_test: ok")
     return 0
 

@@ -722,6 +722,28 @@ def test_explain_is_the_clis_with_report_and_charts():
     assert warpsim.Explanation.from_json(cli_json["explain"]) == e
 
 
+def test_explain_findings_and_baseline_are_the_clis():
+    ptx = "tests/advice/kernels/advice_bank_conflict.sm_80.ptx"
+    args = dict(grid=(64, 64), block=(32, 8), params={2: 2048}, ptxas="none")
+    why = warpsim.explain(ptx, "a100", kernel="transpose_conflicted", **args)
+    top = why.explanation.findings[0]
+    assert top["kind"] == "bank_conflicts" and top["source_line"] == 21
+    assert top["speedup"] == why.simulation.time_us / top["time_us"]
+    assert "<h2>Findings</h2>" in why.html
+    flags = ["--gpu", "a100", "--grid", "64,64", "--block", "32,8", "--param", "2=2048", "--ptxas", "none", "--format", "json"]
+    assert why.simulation.json == json.loads(cli("explain", ptx, "--kernel", "transpose_conflicted", *flags))
+    both = warpsim.explain(ptx, "a100", kernel="transpose_padded", baseline_kernel="transpose_conflicted", **args)
+    assert isinstance(both.comparison, warpsim.BaselineComparison)
+    assert both.comparison.baseline_kernel == "transpose_conflicted" and both.simulation.kernel == "transpose_padded"
+    assert both.comparison.speedup == both.comparison.baseline_time_us / both.comparison.time_us > 1
+    assert both.comparison.baseline.time_us == why.simulation.time_us
+    assert both.comparison.json == json.loads(cli("explain", ptx, "--kernel", "transpose_padded",
+                                                  "--baseline-kernel", "transpose_conflicted", *flags))
+    assert why.comparison is None
+    with pytest.raises(warpsim.Error, match="no kernel named 'nosuch'"):
+        warpsim.explain(ptx, "a100", kernel="transpose_padded", baseline_kernel="nosuch", **args)
+
+
 def test_explain_needs_the_pipes_model():
     with pytest.raises(warpsim.Error, match="explain needs the pipes model"):
         warpsim.explain(ROOT / "workloads/sgemm/sgemm.ptx", "h100", (4, 4), (16, 16), {0: 64}, "sgemm_tiled",
