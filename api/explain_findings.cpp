@@ -286,11 +286,13 @@ class Advisor {
     for_each_op([&](std::size_t, std::size_t, const isa::Op& op, const ptx::OpNote& note, double weight) {
       if (op.kind != isa::OpKind::calc) return;
       for (const ptx::LineCount& l : note.source) {
-        LineTally& t = lines[place_of(l.line)];
-        t.ptx_lines.insert(l.line);
+        instructions += weight * static_cast<double>(l.instructions);
+        if (l.idle_milli == 0) continue;
+        // The idle lanes' time goes to the branch that split them off (else to their own line).
+        LineTally& t = lines[place_of(l.branch_line != 0 ? l.branch_line : l.line)];
+        t.ptx_lines.insert(l.branch_line != 0 ? l.branch_line : l.line);
         t.instructions += weight * static_cast<double>(l.instructions);
         t.idle += weight * static_cast<double>(l.idle_milli) / 1000.0;
-        instructions += weight * static_cast<double>(l.instructions);
         idle += weight * static_cast<double>(l.idle_milli) / 1000.0;
       }
     });
@@ -298,11 +300,12 @@ class Advisor {
     const std::vector<LineKey> hottest = worst(lines, [](const LineTally& t) { return t.idle; });
     Finding finding = at_line("branch_divergence", hottest.front(), lines[hottest.front()].ptx_lines);
     const LineTally& t = lines[hottest.front()];
-    finding.evidence = {{"idle_lane_share", idle / instructions}, {"idle_lane_share_at_line", t.idle / t.instructions},
-                        {"instructions", instructions}};
-    finding.message = "Branch divergence: " + percent(idle / instructions) + " of the lanes are idle over the warps' instructions (" +
-                      percent(t.idle / t.instructions) + " at " + place(finding) +
-                      "); make the condition the same for the 32 threads of a warp (branch on the warp index, or sort the work).";
+    finding.evidence = {{"idle_lane_share", idle / instructions}, {"idle_lane_share_after_branch", t.idle / t.instructions},
+                        {"diverged_instructions", t.instructions}, {"instructions", instructions}};
+    finding.message = "Branch divergence at " + place(finding) + ": the lanes of a warp take different paths, leaving " +
+                      percent(t.idle / t.instructions) + " of them idle over the " + one_decimal(t.instructions / std::max(1.0, instructions) * 100) +
+                      "% of instructions issued under it; make the condition the same for the 32 threads of a warp "
+                      "(branch on the warp index, or sort the work).";
     finding.change = "every diverged instruction issued for the share of its warp's lanes it keeps";
     report(std::move(finding), retimed_us(
                                    [this](std::size_t id, std::size_t i, isa::Op& op, isa::CalcMix* mix) {
@@ -322,8 +325,8 @@ class Advisor {
   }
 
   void fp64() {
-    if (in_.engine.pipes == nullptr) return;
     const auto fp64 = static_cast<std::size_t>(isa::Pipe::fp64), fp32 = static_cast<std::size_t>(isa::Pipe::fp32);
+    if (in_.engine.pipes == nullptr || in_.engine.pipes->occupancy[fp32] <= 0) return;
     const double rate = static_cast<double>(in_.engine.pipes->occupancy[fp64]) / static_cast<double>(in_.engine.pipes->occupancy[fp32]);
     if (rate < 4) return;  // FP64 at a quarter of FP32's rate or better: not a low rate
     std::map<LineKey, LineTally> lines;
@@ -349,8 +352,8 @@ class Advisor {
     report(std::move(finding), retimed_us(
                                    [fp64, fp32](std::size_t, std::size_t, isa::Op&, isa::CalcMix* mix) {
                                      if (mix == nullptr || mix->work[fp64] == 0) return;
-                                     mix->work[fp32] += mix->work[fp64];
-                                     mix->chain[fp32] += mix->chain[fp64];
+                                     mix->work[fp32] = std::min(mix->work[fp32] + mix->work[fp64], isa::kMaxMixCount);
+                                     mix->chain[fp32] = std::min(mix->chain[fp32] + mix->chain[fp64], isa::kMaxMixCount);
                                      mix->work[fp64] = 0;
                                      mix->chain[fp64] = 0;
                                    },

@@ -368,6 +368,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
     const std::uint32_t executing = gtrue | gunknown;
     // Lanes alive but off this path: a divergent branch left them idle (not a guard's lanes).
     const std::int32_t idle = active == alive_ ? 0 : 1000 - std::popcount(active) * 1000 / std::max(1, std::popcount(alive_));
+    sink.diverged_by = idle == 0 ? 0 : e.branch_line;
     if (symbolic()) observe(in, gtrue, gunknown);
     switch (in.opcode) {
       case Opcode::bra:
@@ -388,8 +389,8 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         } else {
           const std::uint32_t rpc = cfgs_[frame.function].reconvergence_point(e.pc);
           e.pc = rpc;
-          frame.stack.push_back(StackEntry{target, rpc, taken});
-          frame.stack.push_back(StackEntry{fall, rpc, active & ~taken});
+          frame.stack.push_back(StackEntry{target, rpc, taken, in.pos.line});
+          frame.stack.push_back(StackEntry{fall, rpc, active & ~taken, in.pos.line});
         }
         break;
       }
@@ -417,7 +418,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         if (unknown_index) note_unknown_branch(in);
         e.pc = rpc;
         for (std::size_t t = lanes_to.size(); t-- > 0;) {
-          if (lanes_to[t] != 0) frame.stack.push_back(StackEntry{in.branch_table[t], rpc, lanes_to[t]});
+          if (lanes_to[t] != 0) frame.stack.push_back(StackEntry{in.branch_table[t], rpc, lanes_to[t], in.pos.line});
         }
         break;
       }

@@ -46,18 +46,19 @@ bool longer(std::int64_t length, const isa::PipeCounts& path, std::int64_t other
 
 }  // namespace
 
-void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli) {
+void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli, int branch_line) {
   // Mostly the next line, or one already there (a loop's body again).
   if (lines.empty() || lines.back().line < line) {
-    lines.push_back({line, instructions, idle_milli});
+    lines.push_back({line, instructions, idle_milli, branch_line});
     return;
   }
   const auto at = std::lower_bound(lines.begin(), lines.end(), line, [](const LineCount& l, int x) { return l.line < x; });
   if (at != lines.end() && at->line == line) {
     at->instructions += instructions;
     at->idle_milli += idle_milli;
+    if (branch_line != 0) at->branch_line = branch_line;
   } else {
-    lines.insert(at, {line, instructions, idle_milli});
+    lines.insert(at, {line, instructions, idle_milli, branch_line});
   }
 }
 
@@ -100,7 +101,7 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction, std::int32_t
   if (in_segment_ && position <= last_position_) close_segment();
   in_segment_ = true;
   last_position_ = position;
-  add_line(pending_source_, instruction.pos.line, 1, idle_milli);
+  add_line(pending_source_, instruction.pos.line, 1, idle_milli, diverged_by);
   const PipeUse& use = instruction.pipes;
   pending_mix_.issue += use.issue;
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.work[p] += use.work[p];

@@ -54,32 +54,82 @@ void expect_fix_matches(const Finding& finding, const SimulateResult& problem, c
   EXPECT_DOUBLE_EQ(finding.speedup, problem.time_us / finding.time_us);
 }
 
-TEST(Findings, BankConflictsAtTheTileRead) {
-  const SimulateRequest problem = launch("advice_bank_conflict.sm_80.ptx", "transpose_conflicted", "a100", {64, 64, 1}, {32, 8, 1}, {{"2", "2048"}});
-  const SimulateResult r = explained(problem);
+// A kernel with one cause, and its fix: another entry of the same file, or another launch.
+struct Pair {
+  const char* file;
+  const char* kernel;
+  const char* gpu;
+  Dim3 grid, block;
+  Parameters params;
+  const char* kind;  // the top finding's
+  int cuda_line;     // its line in the .cu (0: the launch)
+  const char* fixed_kernel;
+  Dim3 fixed_grid, fixed_block;
+
+  SimulateRequest problem() const { return launch(file, kernel, gpu, grid, block, params); }
+  SimulateRequest fixed() const { return launch(file, fixed_kernel, gpu, fixed_grid, fixed_block, params); }
+};
+
+const Pair kBankConflicts{"advice_bank_conflict.sm_80.ptx", "transpose_conflicted", "a100", {64, 64, 1}, {32, 8, 1}, {{"2", "2048"}},
+                          "bank_conflicts", 21, "transpose_padded", {64, 64, 1}, {32, 8, 1}};
+const Pair kUncoalesced{"advice_uncoalesced.sm_80.ptx", "aos_field", "a100", {16384, 1, 1}, {256, 1, 1}, {{"2", "4194304"}},
+                        "uncoalesced", 11, "soa_field", {16384, 1, 1}, {256, 1, 1}};
+const Pair kDivergence{"advice_divergence.sm_80.ptx", "divergent_halves", "a100", {1024, 1, 1}, {256, 1, 1}, {{"1", "262144"}},
+                       "branch_divergence", 12, "warp_uniform_halves", {1024, 1, 1}, {256, 1, 1}};
+const Pair kFp64{"advice_fp64.sm_80.ptx", "poly_double", "rtx4090", {4096, 1, 1}, {256, 1, 1}, {{"2", "1048576"}},
+                 "fp64", 16, "poly_float", {4096, 1, 1}, {256, 1, 1}};
+
+class FixedKernel : public testing::TestWithParam<Pair> {};
+
+// The top finding names the cause at its line, and its speed-up is the fixed kernel's.
+TEST_P(FixedKernel, TopFindingIsTheCauseWithTheFixesSpeedUp) {
+  const Pair& pair = GetParam();
+  const SimulateResult r = explained(pair.problem());
   const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "bank_conflicts");
-  EXPECT_EQ(f.source_line, 21);
-  EXPECT_NE(f.source_text.find("tile[threadIdx.x][threadIdx.y + j]"), std::string::npos);
+  EXPECT_EQ(f.kind, pair.kind);
+  EXPECT_EQ(f.source_line, pair.cuda_line);
+  if (pair.cuda_line > 0) {
+    EXPECT_FALSE(f.source_text.empty());
+  }
+  expect_fix_matches(f, r, pair.fixed());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AdviceKernels, FixedKernel,
+    testing::Values(kBankConflicts, kUncoalesced, kDivergence, kFp64,
+                    Pair{"advice_shared_heavy.sm_80.ptx", "shared_heavy", "a100", {32768, 1, 1}, {128, 1, 1}, {{"2", "4194304"}},
+                         "occupancy_shared_memory", 0, "shared_light", {32768, 1, 1}, {128, 1, 1}},
+                    Pair{"advice_small_blocks.sm_80.ptx", "small_block_work", "a100", {32768, 1, 1}, {32, 1, 1}, {{"2", "1048576"}},
+                         "occupancy_block_size", 0, "small_block_work", {4096, 1, 1}, {256, 1, 1}},
+                    Pair{"advice_tail.sm_80.ptx", "tail_blocks", "a100", {1037, 1, 1}, {256, 1, 1}, {{"2", "265472"}},
+                         "tail_effect", 0, "tail_strided", {864, 1, 1}, {256, 1, 1}},
+                    // atomicAdd is inlined from the toolkit's header: the kernel's line that called it
+                    Pair{"advice_atomic_collide.sm_80.ptx", "count_one_bin", "a100", {4096, 1, 1}, {256, 1, 1}, {{"1", "1048576"}},
+                         "atomic_contention", 9, "count_spread", {4096, 1, 1}, {256, 1, 1}},
+                    Pair{"advice_few_warps.sm_80.ptx", "chain_few", "a100", {8, 1, 1}, {64, 1, 1}, {{"2", "32768"}},
+                         "too_few_warps", 0, "chain_many", {512, 1, 1}, {64, 1, 1}}),
+    [](const testing::TestParamInfo<Pair>& param) { return std::string(param.param.kind); });
+
+TEST(Findings, BankConflictDegreeOfAColumnRead) {
+  const Finding f = top(explained(kBankConflicts.problem()));
   const auto degree = std::find_if(f.evidence.begin(), f.evidence.end(), [](const auto& e) { return e.first == "conflict_degree"; });
   ASSERT_NE(degree, f.evidence.end());
   EXPECT_DOUBLE_EQ(degree->second, 32);  // a column of a 32x32 float tile: every lane in one bank
-  SimulateRequest fixed = problem;
-  fixed.ptx.kernel = "transpose_padded";
-  expect_fix_matches(f, r, fixed);
+  EXPECT_NE(f.source_text.find("tile[threadIdx.x][threadIdx.y + j]"), std::string::npos);
 }
 
-TEST(Findings, UncoalescedArrayOfStructures) {
-  const SimulateRequest problem = launch("advice_uncoalesced.sm_80.ptx", "aos_field", "a100", {16384, 1, 1}, {256, 1, 1}, {{"2", "4194304"}});
-  const SimulateResult r = explained(problem);
-  const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "uncoalesced");
-  EXPECT_EQ(f.source_line, 11);
-  EXPECT_DOUBLE_EQ(f.evidence.at(0).second, 32);  // sectors per request: 32 lanes 32 bytes apart
+TEST(Findings, SectorsOfTheStridedLoadAlone) {
+  const Finding f = top(explained(kUncoalesced.problem()));
+  EXPECT_DOUBLE_EQ(f.evidence.at(0).second, 32);  // sectors per request: 32 lanes 32 bytes apart (the store beside it is coalesced)
   EXPECT_DOUBLE_EQ(f.evidence.at(1).second, 4);   // 128 bytes, coalesced
-  SimulateRequest fixed = problem;
-  fixed.ptx.kernel = "soa_field";
-  expect_fix_matches(f, r, fixed);
+}
+
+TEST(Findings, DivergenceTheSameWhenEveryWarpIsEmulated) {
+  const SimulateResult r = explained(kDivergence.problem());
+  EXPECT_DOUBLE_EQ(top(r).evidence.at(1).second, 0.5);  // half the lanes idle under the branch
+  SimulateRequest all = kDivergence.problem();
+  all.ptx.emulate_all = true;  // the class emulation records the same idle lanes as every warp's
+  EXPECT_DOUBLE_EQ(top(explained(all)).speedup, top(r).speedup);
 }
 
 TEST(Findings, RegistersAtEachOccupancyStepEqualTheKernelAtThoseRegisters) {
@@ -100,53 +150,6 @@ TEST(Findings, RegistersAtEachOccupancyStepEqualTheKernelAtThoseRegisters) {
   EXPECT_GE(f.speedup, r.time_us / simulate(fixed).time_us * (1 - kTolerance));
 }
 
-TEST(Findings, SharedMemoryLimitsOccupancy) {
-  const SimulateRequest problem = launch("advice_shared_heavy.sm_80.ptx", "shared_heavy", "a100", {32768, 1, 1}, {128, 1, 1}, {{"2", "4194304"}});
-  const SimulateResult r = explained(problem);
-  const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "occupancy_shared_memory");
-  SimulateRequest fixed = problem;
-  fixed.ptx.kernel = "shared_light";
-  expect_fix_matches(f, r, fixed);
-}
-
-TEST(Findings, SmallBlocksAgainstTheLargerBlock) {
-  const SimulateRequest problem = launch("advice_small_blocks.sm_80.ptx", "small_block_work", "a100", {32768, 1, 1}, {32, 1, 1}, {{"2", "1048576"}});
-  const SimulateResult r = explained(problem);
-  const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "occupancy_block_size");
-  SimulateRequest fixed = problem;
-  fixed.grid = {4096, 1, 1};
-  fixed.block = {256, 1, 1};
-  expect_fix_matches(f, r, fixed);
-}
-
-TEST(Findings, TailWaveAgainstTheGridStrideKernel) {
-  const SimulateRequest problem = launch("advice_tail.sm_80.ptx", "tail_blocks", "a100", {1037, 1, 1}, {256, 1, 1}, {{"2", "265472"}});
-  const SimulateResult r = explained(problem);
-  const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "tail_effect");
-  SimulateRequest fixed = problem;
-  fixed.ptx.kernel = "tail_strided";
-  fixed.grid = {864, 1, 1};
-  expect_fix_matches(f, r, fixed);
-}
-
-TEST(Findings, DivergentHalvesAgainstWarpUniformHalves) {
-  const SimulateRequest problem = launch("advice_divergence.sm_80.ptx", "divergent_halves", "a100", {1024, 1, 1}, {256, 1, 1}, {{"1", "262144"}});
-  const SimulateResult r = explained(problem);
-  const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "branch_divergence");
-  EXPECT_DOUBLE_EQ(f.evidence.at(1).second, 0.5);  // half the lanes idle on the loop's line
-  SimulateRequest fixed = problem;
-  fixed.ptx.kernel = "warp_uniform_halves";
-  expect_fix_matches(f, r, fixed);
-  // The class emulation records the same idle lanes as every warp's.
-  SimulateRequest all = problem;
-  all.ptx.emulate_all = true;
-  EXPECT_DOUBLE_EQ(top(explained(all)).speedup, f.speedup);
-}
-
 TEST(Findings, LocalArrayIsALowerBoundOfTheRegisterVersion) {
   // The fix (indices known at compile time) also drops the index arithmetic, which the finding
   // keeps: its speed-up is the local traffic's alone, so at most the fixed kernel's.
@@ -161,40 +164,10 @@ TEST(Findings, LocalArrayIsALowerBoundOfTheRegisterVersion) {
   EXPECT_LE(f.speedup, r.time_us / simulate(fixed).time_us);
 }
 
-TEST(Findings, Fp64OnAGeForceButNotOnAnA100) {
-  const SimulateRequest problem = launch("advice_fp64.sm_80.ptx", "poly_double", "rtx4090", {4096, 1, 1}, {256, 1, 1}, {{"2", "1048576"}});
-  const SimulateResult r = explained(problem);
-  const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "fp64");
-  EXPECT_EQ(f.source_line, 16);
-  SimulateRequest fixed = problem;
-  fixed.ptx.kernel = "poly_float";
-  expect_fix_matches(f, r, fixed);
-  SimulateRequest a100 = problem;
+TEST(Findings, NoFp64FindingWhereFp64IsFast) {
+  SimulateRequest a100 = kFp64.problem();
   a100.gpu = "a100";  // FP64 at half FP32's rate: not a low rate
   for (const Finding& other : explained(a100).explanation->findings) EXPECT_NE(other.kind, "fp64");
-}
-
-TEST(Findings, AtomicsOnOneBinAtTheCallingLine) {
-  const SimulateRequest problem = launch("advice_atomic_collide.sm_80.ptx", "count_one_bin", "a100", {4096, 1, 1}, {256, 1, 1}, {{"1", "1048576"}});
-  const SimulateResult r = explained(problem);
-  const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "atomic_contention");
-  EXPECT_EQ(f.source_line, 9);  // atomicAdd is inlined from the toolkit's header: the kernel's line
-  SimulateRequest fixed = problem;
-  fixed.ptx.kernel = "count_spread";
-  expect_fix_matches(f, r, fixed);
-}
-
-TEST(Findings, TooFewWarpsAgainstMoreThreads) {
-  const SimulateRequest problem = launch("advice_few_warps.sm_80.ptx", "chain_few", "a100", {8, 1, 1}, {64, 1, 1}, {{"2", "32768"}});
-  const SimulateResult r = explained(problem);
-  const Finding& f = top(r);
-  EXPECT_EQ(f.kind, "too_few_warps");
-  SimulateRequest fixed = problem;
-  fixed.ptx.kernel = "chain_many";
-  fixed.grid = {512, 1, 1};
-  expect_fix_matches(f, r, fixed);
 }
 
 TEST(Findings, NoneOnAKernelAtItsRoofline) {
@@ -205,7 +178,7 @@ TEST(Findings, NoneOnAKernelAtItsRoofline) {
 }
 
 TEST(Findings, SortedAndNoneUnderTheThreshold) {
-  const SimulateResult r = explained(launch("advice_bank_conflict.sm_80.ptx", "transpose_conflicted", "a100", {64, 64, 1}, {32, 8, 1}, {{"2", "2048"}}));
+  const SimulateResult r = explained(kBankConflicts.problem());
   const std::vector<Finding>& found = r.explanation->findings;
   EXPECT_TRUE(std::is_sorted(found.begin(), found.end(), [](const Finding& a, const Finding& b) { return a.speedup > b.speedup; }));
   for (const Finding& f : found) EXPECT_GE(f.speedup, 1.05);

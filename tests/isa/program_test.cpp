@@ -73,6 +73,25 @@ TEST(Program, ReTimingKeepsEveryAnnotation) {
                InputError);
 }
 
+// Explain's findings edit a copy in place: the edits land where asked, the rest stays, and an
+// edit that would change the program's shape or leave the ranges is refused.
+TEST(Program, EditedCopyChangesOnlyWhatTheEditDoes) {
+  const Program program = parse_kp("kernel k\ncalc 9 issue=4 fp32=4\nrepeat 8\n load 60 shared ways=32\nend\n", "edited.kp");
+  const Program edited = program.with_ops_edited([](std::size_t, Op& op, CalcMix* mix) {
+    if (op.kind == OpKind::load) op.transactions = 1;
+    if (mix != nullptr) mix->work[static_cast<std::size_t>(Pipe::fp32)] = 2;
+  });
+  EXPECT_EQ(edited.ops()[2].transactions, 1);
+  EXPECT_EQ(program.ops()[2].transactions, 32);  // the original untouched
+  EXPECT_EQ(edited.mix_of(edited.ops()[0])->work[static_cast<std::size_t>(Pipe::fp32)], 2);
+  EXPECT_EQ(program.mix_of(program.ops()[0])->work[static_cast<std::size_t>(Pipe::fp32)], 4);
+  EXPECT_EQ(edited.ops()[1].count, 8);
+  EXPECT_THROW(program.with_ops_edited([](std::size_t, Op& op, CalcMix*) { if (op.kind == OpKind::repeat) op.count = 9; }), InputError);
+  EXPECT_THROW(program.with_ops_edited([](std::size_t, Op& op, CalcMix*) { if (op.kind == OpKind::load) op.kind = OpKind::calc; }), InputError);
+  EXPECT_THROW(program.with_ops_edited([](std::size_t, Op& op, CalcMix*) { op.transactions = -2; }), InputError);
+  EXPECT_THROW(program.with_ops_edited([](std::size_t, Op&, CalcMix* mix) { if (mix != nullptr) mix->issue = 0; }), InputError);
+}
+
 // The identity caches key on: equal for programs that time alike whatever their names and lines,
 // different when any timed field differs (a duration, lines=, a space).
 TEST(Program, TimingIdentityIsTheTimedContent) {

@@ -143,6 +143,7 @@ class WarpEmulator {
     std::uint32_t pc = 0;
     std::uint32_t reconverge = 0;  // pop when pc reaches it
     std::uint32_t mask = 0;
+    int branch_line = 0;  // the PTX line of the divergent branch that split these lanes off (0: none)
     bool operator==(const StackEntry&) const = default;
   };
   struct Frame {

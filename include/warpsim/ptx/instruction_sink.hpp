@@ -47,6 +47,9 @@ class InstructionSink {
   // `idle_milli`: the thousandths of the warp's live lanes a divergent branch leaves idle while
   // it issues (0: converged), for explain's branch-divergence finding.
   virtual void instruction(const DecodedInstruction& instruction, const Access* access, std::int32_t idle_milli) = 0;
+  // With idle lanes: the PTX line of the divergent branch that split them off (0: none known),
+  // set before each instruction() call.
+  int diverged_by = 0;
 };
 
 }  // namespace warpsim::ptx

@@ -24,10 +24,11 @@ struct LineCount {
   int line = 0;
   std::int64_t instructions = 0;
   std::int64_t idle_milli = 0;  // over its instructions: thousandths of the live lanes divergence left idle
+  int branch_line = 0;          // the PTX line of the divergent branch that left them idle (the latest; 0: none)
   bool operator==(const LineCount&) const = default;
 };
 // Adds `instructions` at `line` to a list kept in line order.
-void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli = 0);
+void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli = 0, int branch_line = 0);
 
 struct TraceItem {
   enum class Kind : std::uint8_t { calc, load, store, barrier, loop };
