@@ -487,32 +487,38 @@ class Advisor {
     report(std::move(finding), time_us);
   }
 
-  // Latency-bound with warps to spare: core package 0 with as many warps as the kernel's
-  // occupancy allows, the same work shared among them.
+  // Latency-bound because the launch holds fewer warps than the GPU could: the same work over
+  // every SM at the kernel's occupancy. Core package 0 is simulated with as many warps as one
+  // scheduler then holds (its own warps repeated), priced for that fuller launch, each warp doing
+  // its share of the work.
   void too_few_warps() {
     if (!result_.limits || result_.limits->limiter != "latency" || in_.package.empty()) return;
     const sim::occupancy::Occupancy o = sim::occupancy::active_blocks(gpu_, in_.resources);
-    const std::int64_t resident = std::min(result_.plan.blocks_per_sm, o.active_blocks_per_sm) * o.warps_per_block;
-    const std::int64_t allowed = o.active_blocks_per_sm * o.warps_per_block;
-    const std::int64_t k = resident > 0 ? allowed / resident : 0;
-    if (k < 2) return;
-    sim::core::CoreOptions options = in_.engine;
-    options.events = nullptr;
-    options.busy = nullptr;
-    options.warp_time = nullptr;
+    const GridPlan& plan = result_.plan;
+    const std::int64_t allowed = o.active_blocks_per_sm * o.warps_per_block;  // per SM
+    const std::int64_t resident = std::min(plan.blocks_per_sm, o.active_blocks_per_sm) * o.warps_per_block;
+    const double warps = static_cast<double>(result_.blocks * plan.warps_per_block);
+    const double capacity = static_cast<double>(allowed * gpu_.sm_count);  // warps the GPU holds at once
+    if (resident >= allowed || warps >= capacity || plan.core_packages_per_sm <= 0) return;
+    const std::size_t per_scheduler = static_cast<std::size_t>((allowed + plan.core_packages_per_sm - 1) / plan.core_packages_per_sm);
+    if (per_scheduler <= in_.package.size()) return;
     std::vector<const isa::Program*> more;
-    for (std::int64_t i = 0; i < k; ++i) more.insert(more.end(), in_.package.begin(), in_.package.end());
-    const double now = static_cast<double>(sim::core::simulate_core(in_.package, in_.tm, options));
-    const double then = static_cast<double>(sim::core::simulate_core(more, in_.tm, options)) / static_cast<double>(k);
-    const double time_us = result_.tp_us + (result_.time_us - result_.tp_us) * then / now;
+    for (std::size_t i = 0; i < per_scheduler; ++i) more.push_back(in_.package[i % in_.package.size()]);
+    sim::grid::Launch fuller = f_.launch;
+    fuller.blocks = o.active_blocks_per_sm * gpu_.sm_count;
+    const sim::workload::ModelSpec spec = sim::workload::make_model_spec(f_.model, gpu_, fuller, f_.tm, f_.annotated, f_.max_warp_instructions);
+    const double cycles = static_cast<double>(sim::core::simulate_core(more, in_.tm, spec.core_options())) / 1000.0 * (warps / capacity);
+    const double time_us = result_.tp_us + cycles / result_.clock_mhz;
     Finding finding;
     finding.kind = "too_few_warps";
-    const double per_scheduler = static_cast<double>(in_.package.size());
-    finding.evidence = {{"warps_per_scheduler", per_scheduler}, {"warps_per_scheduler_allowed", per_scheduler * static_cast<double>(k)},
-                        {"resident_warps_per_sm", static_cast<double>(resident)}, {"allowed_warps_per_sm", static_cast<double>(allowed)}};
-    finding.message = "Latency-bound with too few warps: " + shortest(per_scheduler) + " per scheduler wait on latency while the kernel's occupancy allows " +
-                      shortest(per_scheduler * static_cast<double>(k)) + "; launch more threads (more blocks, less work each) or give each thread independent work.";
-    finding.change = "core package 0 with " + std::to_string(k) + " times the warps, the work shared among them";
+    finding.evidence = {{"warps_per_scheduler", static_cast<double>(in_.package.size())},
+                        {"warps_per_scheduler_allowed", static_cast<double>(per_scheduler)},
+                        {"launch_warps", warps}, {"warps_the_gpu_holds", capacity}};
+    finding.message = "Latency-bound with too few warps: the launch's " + shortest(warps) + " warps leave the schedulers " +
+                      std::to_string(in_.package.size()) + " each to hide latency, where the kernel's occupancy allows " +
+                      std::to_string(per_scheduler) + " on every SM; launch more threads (more blocks, less work each) or give each thread independent work.";
+    finding.change = "the same work spread over " + shortest(capacity) + " warps (every SM at the kernel's occupancy, " +
+                     std::to_string(per_scheduler) + " per scheduler)";
     report(std::move(finding), time_us);
   }
 
