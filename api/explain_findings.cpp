@@ -16,6 +16,7 @@
 #include "explain_parts.hpp"
 #include "limits.hpp"
 #include "simulate_on.hpp"
+#include "warpsim/core/memory_timing.hpp"
 #include "warpsim/report/number_format.hpp"
 #include "warpsim/workload/model_spec.hpp"
 #include "warpsim/workload/ptx_workload_model.hpp"
@@ -36,6 +37,8 @@ struct LineTally {
   std::set<int> ptx_lines;             // the PTX lines of the place (one CUDA line may have several)
   double accesses = 0, transactions = 0, ideal = 0;
   double same = 0, hot = 0;            // atomics: lanes on one address, updates to the busiest (summed over accesses)
+  double misses = 0;                   // global: sectors read from DRAM (the cache's hits taken out)
+  bool shared = false;                 // atomics: on shared memory
   double instructions = 0, idle = 0;   // calcs: instructions, and the lanes divergence left idle (in instructions)
 };
 
@@ -159,8 +162,48 @@ class Advisor {
 
   static int line_of(const ptx::OpNote& note) { return note.source.empty() ? 0 : note.source.front().line; }
 
+  using EditLines = std::function<Edit(const std::set<int>&, isa::MemorySpace, const std::function<void(isa::Op&, const ptx::OpNote&)>&)>;
+  using Describe = std::function<std::string(Finding&, const LineTally&, const std::string&)>;
+
+  // One kind of access cause (bank conflicts, uncoalesced): each of the worst lines re-simulated
+  // alone, and, where several lines show it, all of them at once (a fix usually mends them all),
+  // placed at the worst.
+  void lines_of_kind(const std::map<LineKey, LineTally>& lines, const std::string& kind, isa::MemorySpace space, const EditLines& edit_lines,
+                     const std::function<void(isa::Op&, const ptx::OpNote&)>& change, const Describe& describe) {
+    const auto excess = [](const LineTally& t) { return t.transactions - t.ideal * 1.25; };
+    std::set<int> every;
+    LineTally all;
+    std::size_t places = 0;
+    for (const auto& [line, t] : lines) {
+      if (excess(t) <= 0) continue;
+      ++places;
+      every.insert(t.ptx_lines.begin(), t.ptx_lines.end());
+      all.accesses += t.accesses;
+      all.transactions += t.transactions;
+      all.ideal += t.ideal;
+    }
+    const std::vector<LineKey> ranked = worst(lines, excess);
+    double fastest = result_.time_us;
+    LineKey best_line = ranked.empty() ? LineKey{} : ranked.front();
+    for (const LineKey& line : ranked) {
+      const LineTally& t = lines.at(line);
+      Finding finding = at_line(kind, line, t.ptx_lines);
+      finding.change = "that line's " + describe(finding, t, place(finding));
+      const double time_us = retimed_us(edit_lines(t.ptx_lines, space, change), f_.launch);
+      if (time_us < fastest) std::tie(fastest, best_line) = std::pair{time_us, line};
+      report(std::move(finding), time_us);
+    }
+    if (places < 2) return;
+    Finding finding = at_line(kind, best_line, lines.at(best_line).ptx_lines);  // where the fix gains most
+    finding.change = "the " + std::to_string(places) + " lines' " + describe(finding, all, place(finding) + " and " + std::to_string(places - 1) + " other lines");
+    const double time_us = retimed_us(edit_lines(every, space, change), f_.launch);
+    if (time_us < fastest * 0.98) report(std::move(finding), time_us);  // only where the lines together gain more than the worst alone
+  }
+
   void memory_lines() {
     std::map<LineKey, LineTally> shared, global, atomics, local;
+    const sim::core::MemoryTiming* memory = in_.engine.memory;
+    const auto hit_rate = [memory](const isa::Op& op) { return memory != nullptr ? sim::core::cache_hit_rate(op.reuse, memory->cache_bytes_per_block) : 0.0; };
     for_each_op([&](std::size_t, std::size_t, const isa::Op& op, const ptx::OpNote& note, double weight) {
       if (!isa::is_memory(op.kind) || op.transactions <= 0) return;
       const LineKey line = place_of(line_of(note));
@@ -170,68 +213,82 @@ class Advisor {
         t.transactions += weight * op.transactions;
         t.ideal += weight * (note.ideal > 0 ? note.ideal : op.transactions);
       };
+      const bool atomic = note.same_address > 1 || op.hot_updates_milli > 1000;
       // Only the accesses that show the cause: an access of the line already at its ideal is not evidence.
       const bool excess = note.ideal > 0 && op.transactions > note.ideal;
-      if (op.space == isa::MemorySpace::shared && excess) tally(shared[line]);
-      if (op.space == isa::MemorySpace::global && op.same_address == 0 && excess) tally(global[line]);
+      if (op.space == isa::MemorySpace::shared && excess && !atomic) tally(shared[line]);
+      if (op.space == isa::MemorySpace::global && op.same_address == 0 && excess) {
+        tally(global[line]);
+        global[line].misses += weight * op.transactions * (1 - hit_rate(op));
+      }
       if (op.space == isa::MemorySpace::local) tally(local[line]);
-      if (op.same_address > 1 || op.hot_updates_milli > 1000) {
+      if (atomic) {
         LineTally& t = atomics[line];
+        t.shared = t.shared || op.space == isa::MemorySpace::shared;
         t.ptx_lines.insert(line_of(note));
         t.accesses += weight;
-        t.same += weight * op.same_address;
+        t.same += weight * note.same_address;
         t.hot += weight * op.hot_updates_milli / 1000.0;
       }
     });
-    const auto edit_line = [&](const std::set<int>& lines, isa::MemorySpace space, const std::function<void(isa::Op&, const ptx::OpNote&)>& change) -> Edit {
+    const auto edit_lines = [this](const std::set<int>& lines, isa::MemorySpace space, const std::function<void(isa::Op&, const ptx::OpNote&)>& change) -> Edit {
       return [this, lines, space, change](std::size_t id, std::size_t i, isa::Op& op, isa::CalcMix*) {
         const ptx::OpNote& note = f_.kernel->programs[id].notes[i];
         if (isa::is_memory(op.kind) && op.space == space && op.transactions > 0 && lines.contains(line_of(note))) change(op, note);
       };
     };
-    for (const LineKey& line : worst(shared, [](const LineTally& t) { return t.transactions - t.ideal * 1.25; })) {
-      const LineTally& t = shared[line];
-      Finding finding = at_line("bank_conflicts", line, t.ptx_lines);
-      const double ways = t.transactions / t.accesses, ideal = t.ideal / t.accesses;
-      finding.evidence = {{"passes_per_access", ways}, {"conflict_free_passes", ideal}, {"conflict_degree", ways / ideal},
-                          {"accesses", t.accesses}};
-      finding.message = "Shared-memory bank conflicts at " + place(finding) + ": " + one_decimal(ways / ideal) +
-                        "-way (" + one_decimal(ways) + " passes per access where " + one_decimal(ideal) +
-                        " would do); pad the array or change the index so lanes hit different banks.";
-      finding.change = "that line's shared accesses priced conflict-free";
-      report(std::move(finding), retimed_us(edit_line(t.ptx_lines, isa::MemorySpace::shared,
-                                                      [](isa::Op& op, const ptx::OpNote& note) { if (note.ideal > 0) op.transactions = note.ideal; }),
-                                            f_.launch));
+    const auto conflict_free = [](isa::Op& op, const ptx::OpNote& note) {
+      if (note.ideal > 0 && note.same_address <= 1) op.transactions = note.ideal;
+    };
+    // Coalesced: the ideal sectors, with as many read from DRAM as before where they fit (a strided
+    // access whose lines stay in the cache for the next iterations already reads only what it
+    // needs): each place's misses spread evenly over its coalesced sectors.
+    std::map<int, double> miss_share;  // PTX line -> the share of its coalesced sectors that miss
+    for (const auto& [line, t] : global) {
+      for (const int l : t.ptx_lines) miss_share[l] = t.ideal > 0 ? std::min(1.0, t.misses / t.ideal) : 1.0;
     }
-    for (const LineKey& line : worst(global, [](const LineTally& t) { return t.transactions - t.ideal * 1.25; })) {
-      const LineTally& t = global[line];
-      Finding finding = at_line("uncoalesced", line, t.ptx_lines);
-      const double sectors = t.transactions / t.accesses, ideal = t.ideal / t.accesses;
-      finding.evidence = {{"sectors_per_request", sectors}, {"coalesced_sectors_per_request", ideal}, {"requests", t.accesses}};
-      finding.message = "Uncoalesced global access at " + place(finding) + ": " + one_decimal(sectors) +
-                        " sectors per request where " + one_decimal(ideal) +
-                        " would do; make neighbouring threads read neighbouring addresses (a structure of arrays, or a tile in shared memory).";
-      finding.change = "that line's global accesses priced as coalesced";
-      report(std::move(finding), retimed_us(edit_line(t.ptx_lines, isa::MemorySpace::global,
-                                                      [](isa::Op& op, const ptx::OpNote& note) {
-                                                        if (note.ideal <= 0) return;
-                                                        op.transactions = note.ideal;
-                                                        op.lines = 0;
-                                                      }),
-                                            f_.launch));
-    }
+    const auto coalesced = [&miss_share](isa::Op& op, const ptx::OpNote& note) {
+      if (note.ideal <= 0 || note.ideal >= op.transactions) return;
+      op.transactions = note.ideal;
+      op.lines = 0;
+      op.reuse = {static_cast<std::int32_t>(std::lround(1000 * (1 - miss_share[line_of(note)]))), 0};
+    };
+    lines_of_kind(shared, "bank_conflicts", isa::MemorySpace::shared, edit_lines, conflict_free,
+                  [&](Finding& f, const LineTally& t, const std::string& where) {
+                    const double ways = t.transactions / t.accesses, ideal = t.ideal / t.accesses;
+                    f.evidence = {{"passes_per_access", ways}, {"conflict_free_passes", ideal}, {"conflict_degree", ways / ideal},
+                                  {"accesses", t.accesses}};
+                    f.message = "Shared-memory bank conflicts at " + where + ": " + one_decimal(ways / ideal) + "-way (" + one_decimal(ways) +
+                                " passes per access where " + one_decimal(ideal) +
+                                " would do); pad the array or change the index so lanes hit different banks.";
+                    return std::string("shared accesses priced conflict-free");
+                  });
+    lines_of_kind(global, "uncoalesced", isa::MemorySpace::global, edit_lines, coalesced,
+                  [&](Finding& f, const LineTally& t, const std::string& where) {
+                    const double sectors = t.transactions / t.accesses, ideal = t.ideal / t.accesses;
+                    f.evidence = {{"sectors_per_request", sectors}, {"coalesced_sectors_per_request", ideal}, {"requests", t.accesses}};
+                    f.message = "Uncoalesced global access at " + where + ": " + one_decimal(sectors) + " sectors per request where " +
+                                one_decimal(ideal) +
+                                " would do; make neighbouring threads read neighbouring addresses (a structure of arrays, or a tile in shared memory).";
+                    return std::string("global accesses priced as coalesced (as few sectors from DRAM as before, or fewer)");
+                  });
     for (const LineKey& line : worst(atomics, [](const LineTally& t) { return t.same + t.hot - t.accesses; })) {
       const LineTally& t = atomics[line];
       Finding finding = at_line("atomic_contention", line, t.ptx_lines);
       finding.evidence = {{"lanes_on_one_address", t.same / t.accesses}, {"updates_to_busiest_address_per_access", t.hot / t.accesses},
                           {"accesses", t.accesses}};
       finding.message = "Atomics collide on one address at " + place(finding) + ": " + one_decimal(t.same / t.accesses) +
-                        " lanes of a warp on one address, every warp updating the same one; aggregate in the warp or "
-                        "the block first (a shuffle reduction, privatised bins in shared memory).";
-      finding.change = "that line's atomics priced with one lane per address and no other warp on it";
+                        " lanes of a warp on one address" + (t.hot > t.accesses ? ", every warp updating the same one" : "") +
+                        (t.shared ? " (shared memory); aggregate within the warp first (__reduce_add_sync, __match_any_sync), or give each warp its own copy."
+                                  : "; aggregate in the warp or the block first (a shuffle reduction, privatised bins in shared memory).");
+      finding.change = "that line's atomics priced with one lane per address and no other warp on it (an upper bound: a fix keeps some)";
       report(std::move(finding), retimed_us(
                                      [this, lines = t.ptx_lines](std::size_t id, std::size_t i, isa::Op& op, isa::CalcMix*) {
-                                       if (op.same_address > 0 && lines.contains(line_of(f_.kernel->programs[id].notes[i]))) {
+                                       const ptx::OpNote& note = f_.kernel->programs[id].notes[i];
+                                       if (!isa::is_memory(op.kind) || !lines.contains(line_of(note))) return;
+                                       if (op.space == isa::MemorySpace::shared && note.same_address > 1 && note.ideal > 0) {
+                                         op.transactions = note.ideal;
+                                       } else if (op.same_address > 0) {
                                          op.same_address = 1;
                                          op.hot_updates_milli = 0;
                                        }
@@ -257,14 +314,10 @@ class Advisor {
       finding.message = "Local memory (a register spill or a per-thread array indexed at run time) at " + place(finding) + " and " +
                         std::to_string(local.size() - 1) + " other lines: " + shortest(std::round(sectors / accesses * 10) / 10) +
                         " sectors per access; index the array with constants (unrolled) or use fewer registers so it stays in registers.";
-      finding.change = "every local access priced as moving no data (the values kept in registers)";
+      finding.change = "every local access made a register move (one issue, no memory)";
       report(std::move(finding), retimed_us(
                                      [](std::size_t, std::size_t, isa::Op& op, isa::CalcMix*) {
-                                       if (isa::is_memory(op.kind) && op.space == isa::MemorySpace::local && op.transactions > 0) {
-                                         op.transactions = isa::kNoLanes;
-                                         op.lines = 0;
-                                         op.reuse = {};
-                                       }
+                                       if (isa::is_memory(op.kind) && op.space == isa::MemorySpace::local) op.kind = isa::OpKind::calc;
                                      },
                                      f_.launch));
     }

@@ -297,7 +297,14 @@ Program Program::with_ops_edited(const std::function<void(std::size_t index, Op&
     const std::int64_t count = op.count;
     CalcMix* mix = op.mix == 0 ? nullptr : &copy.mixes_[op.mix - 1];
     edit(i, op, mix);
-    if (op.kind != kind || op.count != count) fail(op.line, "internal: an edit changed an op's kind or count");
+    const bool to_register = is_memory(kind) && op.kind == OpKind::calc && op.mix == 0;
+    if ((op.kind != kind && !to_register) || op.count != count) fail(op.line, "internal: an edit changed an op's kind or count");
+    if (to_register) {  // a move: one cycle, no memory fields
+      Op move;
+      move.duration = kMillicyclesPerCycle;
+      move.line = op.line;
+      op = move;
+    }
     if (op.transactions < kNoLanes || op.transactions > kMaxTransactions) fail(op.line, "sectors or ways out of range");
     if (mix != nullptr) {
       bool ok = mix->issue >= 0 && mix->issue <= kMaxMixCount;

@@ -526,6 +526,14 @@ void bank_conflict_ways(std::span<const std::uint64_t> addresses, std::uint64_t 
   access.broadcast = count == 1 && addresses.size() > 1;
 }
 
+// The fewest sectors the lanes' bytes could take coalesced: back to back and aligned. Lanes already
+// back to back (one run of n * bytes) are as coalesced as they can be: a misaligned start (a
+// stencil's neighbour) is not for the layout to fix, so they keep their own count.
+std::int32_t coalesced_sectors(std::int32_t sectors, std::size_t lanes, std::uint64_t bytes, std::uint64_t lowest, std::uint64_t highest) {
+  if (highest + bytes - lowest == lanes * bytes) return sectors;
+  return std::min(sectors, static_cast<std::int32_t>((lanes * bytes + 31) / 32));
+}
+
 }  // namespace
 
 Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
@@ -575,6 +583,7 @@ void WarpEmulator::note_atomic(const DecodedInstruction& in, std::uint32_t lanes
   if (access.space == StateSpace::shared) {
     access.transactions = std::max(access.transactions, most);  // the bank updates one address's lanes one after another
     access.broadcast = false;
+    access.same_address = most;  // for explain's findings; the program's shared ways already hold it
   } else if (access.space == StateSpace::global || access.space == StateSpace::local) {
     access.same_address = most;
   }
@@ -659,8 +668,11 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     std::array<std::uint64_t, 32> lane_sectors;
     std::size_t n = 0;
     bool aligned = true, ascending = true;
+    std::uint64_t lowest = ~std::uint64_t{0}, highest = 0;
     for_lanes(lanes, [&](int lane) {
       const std::uint64_t a = row[lane] + offset;
+      lowest = std::min(lowest, a);
+      highest = std::max(highest, a);
       aligned = aligned && (a & (bytes - 1)) == 0;
       lane_sectors[n] = a >> 5;
       ascending = ascending && (n == 0 || lane_sectors[n - 1] <= lane_sectors[n]);
@@ -670,7 +682,7 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
       if (!ascending) std::sort(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n));
       const auto distinct = std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin();
       note_sectors(in, std::span(lane_sectors.data(), static_cast<std::size_t>(distinct)), access);
-      access.ideal = std::min(access.transactions, static_cast<std::int32_t>((n * bytes + 31) / 32));
+      access.ideal = coalesced_sectors(access.transactions, n, bytes, lowest, highest);
       return access;
     }
   }
@@ -704,8 +716,10 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
     const auto distinct = std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin();
     note_sectors(in, std::span(sectors.data(), static_cast<std::size_t>(distinct)), access);
-    // Coalesced: the lanes' bytes back to back, aligned.
-    if (access.space == StateSpace::global) access.ideal = std::min(access.transactions, static_cast<std::int32_t>((n * bytes + 31) / 32));
+    if (access.space == StateSpace::global && n > 0) {
+      const auto [low, high] = std::minmax_element(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(n));
+      access.ideal = coalesced_sectors(access.transactions, n, bytes, *low, *high);
+    }
   }
   return access;
 }

@@ -62,7 +62,7 @@ void build_program(const std::vector<TraceItem>& items, const LoweringOptions& o
         if (load && item.use_distance >= 0) program.set_use_distance(item.use_distance, item.hoist);
         if (load && item.asynchronous) program.set_asynchronous();
         if (item.same_address > 0 && transactions > 0 && !isa::counts_ways(space)) program.set_atomic(item.same_address, item.hot_updates_milli);
-        notes.push_back(OpNote{0, false, item.transactions, item.broadcast, {{item.line, 1}}, item.ideal});
+        notes.push_back(OpNote{0, false, item.transactions, item.broadcast, {{item.line, 1}}, item.ideal, item.same_address});
         break;
       }
       case TraceItem::Kind::barrier:

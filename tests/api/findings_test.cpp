@@ -107,8 +107,14 @@ INSTANTIATE_TEST_SUITE_P(
                     Pair{"advice_atomic_collide.sm_80.ptx", "count_one_bin", "a100", {4096, 1, 1}, {256, 1, 1}, {{"1", "1048576"}},
                          "atomic_contention", 9, "count_spread", {4096, 1, 1}, {256, 1, 1}},
                     Pair{"advice_few_warps.sm_80.ptx", "chain_few", "a100", {8, 1, 1}, {64, 1, 1}, {{"2", "32768"}},
-                         "too_few_warps", 0, "chain_many", {512, 1, 1}, {64, 1, 1}}),
-    [](const testing::TestParamInfo<Pair>& param) { return std::string(param.param.kind); });
+                         "too_few_warps", 0, "chain_many", {512, 1, 1}, {64, 1, 1}},
+                    // Strided, but each sector re-read from the cache: coalescing saves the front end, not DRAM.
+                    Pair{"advice_matvec.sm_80.ptx", "matvec_rows", "a100", {256, 1, 1}, {256, 1, 1}, {{"3", "65536"}},
+                         "uncoalesced", 13, "matvec_columns", {256, 1, 1}, {256, 1, 1}},
+                    // Shared atomics on one word: contention, not a bank conflict to pad away.
+                    Pair{"advice_shared_atomic.sm_80.ptx", "count_shared_one_bin", "a100", {4096, 1, 1}, {256, 1, 1}, {{"1", "1048576"}},
+                         "atomic_contention", 13, "count_shared_lane_bins", {4096, 1, 1}, {256, 1, 1}}),
+    [](const testing::TestParamInfo<Pair>& param) { return std::string(param.param.kernel); });
 
 TEST(Findings, BankConflictDegreeOfAColumnRead) {
   const Finding f = top(explained(kBankConflicts.problem()));

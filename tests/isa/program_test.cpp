@@ -87,7 +87,13 @@ TEST(Program, EditedCopyChangesOnlyWhatTheEditDoes) {
   EXPECT_EQ(program.mix_of(program.ops()[0])->work[static_cast<std::size_t>(Pipe::fp32)], 4);
   EXPECT_EQ(edited.ops()[1].count, 8);
   EXPECT_THROW(program.with_ops_edited([](std::size_t, Op& op, CalcMix*) { if (op.kind == OpKind::repeat) op.count = 9; }), InputError);
-  EXPECT_THROW(program.with_ops_edited([](std::size_t, Op& op, CalcMix*) { if (op.kind == OpKind::load) op.kind = OpKind::calc; }), InputError);
+  EXPECT_THROW(program.with_ops_edited([](std::size_t, Op& op, CalcMix*) { if (op.kind == OpKind::calc) op.kind = OpKind::load; }), InputError);
+  // A load made a register move: a calc of one cycle with no memory fields.
+  const Program moved = program.with_ops_edited([](std::size_t, Op& op, CalcMix*) { if (op.kind == OpKind::load) op.kind = OpKind::calc; });
+  EXPECT_EQ(moved.ops()[2].kind, OpKind::calc);
+  EXPECT_EQ(moved.ops()[2].space, MemorySpace::unspecified);
+  EXPECT_EQ(moved.ops()[2].transactions, 0);
+  EXPECT_EQ(moved.ops()[2].duration, kMillicyclesPerCycle);
   EXPECT_THROW(program.with_ops_edited([](std::size_t, Op& op, CalcMix*) { op.transactions = -2; }), InputError);
   EXPECT_THROW(program.with_ops_edited([](std::size_t, Op&, CalcMix* mix) { if (mix != nullptr) mix->issue = 0; }), InputError);
 }

@@ -166,9 +166,10 @@ class Program {
       const std::function<std::optional<Millicycles>(std::size_t index, const Op& op)>& choose) const;
 
   // A copy in which `edit` may change each op (numbered 0, 1, ... as in ops()) and, for a calc
-  // with a pipe mix, that mix: explain's findings time the kernel with one cause removed. Kinds,
-  // loops and counts must stay; throws InputError (at the op's line) for sectors, ways or mix
-  // counts out of their ranges.
+  // with a pipe mix, that mix: explain's findings time the kernel with one cause removed. Loops
+  // and counts must stay, and kinds but one way: a load or store made a calc (the value kept in a
+  // register: a one-issue move timed by its duration) loses its memory fields. Throws InputError
+  // (at the op's line) for other kind changes and for sectors, ways or mix counts out of range.
   Program with_ops_edited(const std::function<void(std::size_t index, Op& op, CalcMix* mix)>& edit) const;
 
   // Everything a timing model reads of a bound program, exactly, as integers: each op's kind,

@@ -28,7 +28,7 @@ struct Access {
   bool broadcast = false;  // shared: every active lane (more than one) touches the same single word
   isa::CacheReuse reuse;   // global, local: how the instruction re-reads data (reuse_sampler.hpp)
   // Atomics (atom, red) with every address known: the most active lanes on one address (shared:
-  // already in `transactions`); global: the updates to the sample's busiest address
+  // also in `transactions`, where the program keeps it); global: the updates to the sample's busiest address
   // (SampledAccess::hot_updates_milli). 0 otherwise.
   std::int32_t same_address = 0;
   std::int32_t hot_updates_milli = 0;

@@ -52,6 +52,7 @@ struct OpNote {
   bool broadcast = false;         // load/store: Access::broadcast
   std::vector<LineCount> source;  // the PTX lines of its instructions (an op of a loop: its first iteration's)
   std::int32_t ideal = 0;         // load/store: Access::ideal (coalesced sectors, conflict-free passes; 0 unknown)
+  std::int32_t same_address = 0;  // atomics, shared ones too: the most lanes on one address (Access::same_address)
 };
 
 struct WarpProgram {
