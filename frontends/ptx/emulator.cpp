@@ -367,8 +367,8 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
     }
     const std::uint32_t executing = gtrue | gunknown;
     // Lanes alive but off this path: a divergent branch left them idle (not a guard's lanes).
-    const std::int32_t idle = active == alive_ ? 0 : 1000 - std::popcount(active) * 1000 / std::max(1, std::popcount(alive_));
-    sink.diverged_by = idle == 0 ? 0 : e.branch_line;
+    Divergence idle;
+    if (active != alive_) idle = {1000 - std::popcount(active) * 1000 / std::max(1, std::popcount(alive_)), e.branch_line};
     if (symbolic()) observe(in, gtrue, gunknown);
     switch (in.opcode) {
       case Opcode::bra:

@@ -27,7 +27,7 @@ class TouchRecorder final : public InstructionSink, public SectorObserver {
     position_ = 0;
     sectors_ = 0;
   }
-  void instruction(const DecodedInstruction&, const Access*, std::int32_t) override {
+  void instruction(const DecodedInstruction&, const Access*, Divergence) override {
     if (++position_ >= max_instructions_ || sectors_ >= max_sectors_) throw BudgetSpent{};
   }
   void sectors(const DecodedInstruction&, std::uint64_t key, std::span<const std::uint64_t> sectors) override {

@@ -93,7 +93,7 @@ void TraceFolder::close_segment() {
   ++run_;
 }
 
-void TraceFolder::add_to_run(const DecodedInstruction& instruction, std::int32_t idle_milli) {
+void TraceFolder::add_to_run(const DecodedInstruction& instruction, Divergence divergence) {
   // A source position not after the previous instruction's is a backward jump (or a call of a
   // function written earlier in the file), which starts a segment. Positions, not addresses:
   // the segments must not depend on where the functions happen to lie in memory.
@@ -101,7 +101,7 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction, std::int32_t
   if (in_segment_ && position <= last_position_) close_segment();
   in_segment_ = true;
   last_position_ = position;
-  add_line(pending_source_, instruction.pos.line, 1, idle_milli, diverged_by);
+  add_line(pending_source_, instruction.pos.line, 1, divergence.idle_milli, divergence.branch_line);
   const PipeUse& use = instruction.pipes;
   pending_mix_.issue += use.issue;
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.work[p] += use.work[p];
@@ -132,10 +132,10 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction, std::int32_t
   }
 }
 
-void TraceFolder::instruction(const DecodedInstruction& instruction, const Access* access, std::int32_t idle_milli) {
+void TraceFolder::instruction(const DecodedInstruction& instruction, const Access* access, Divergence divergence) {
   if (access == nullptr && !instruction.block_barrier) {
     ++pending_calc_;
-    add_to_run(instruction, idle_milli);
+    add_to_run(instruction, divergence);
     return;
   }
   flush_calc();

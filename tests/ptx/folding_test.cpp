@@ -42,7 +42,7 @@ std::pair<std::vector<TraceItem>, std::vector<Flat>> fold(const std::vector<int>
   bool in_period = false, last_calc = false;
   for (const int e : events) {
     if (e == 0) {
-      folder.instruction(instruction, nullptr, 0);
+      folder.instruction(instruction, nullptr, {});
       if (last_calc) {
         ++expected.back().value;
       } else {
@@ -60,7 +60,7 @@ std::pair<std::vector<TraceItem>, std::vector<Flat>> fold(const std::vector<int>
       in_period = false;
     }
     if (e == 7) {
-      folder.instruction(barrier, nullptr, 0);
+      folder.instruction(barrier, nullptr, {});
       expected.push_back({TraceItem::Kind::barrier, 0});
       continue;
     }
@@ -69,7 +69,7 @@ std::pair<std::vector<TraceItem>, std::vector<Flat>> fold(const std::vector<int>
     access.space = space;
     access.kind = e == 5 ? AccessKind::store : AccessKind::load;
     access.transactions = e == 5 ? 4 : e == 6 ? 2 : e;
-    folder.instruction(instruction, &access, 0);
+    folder.instruction(instruction, &access, {});
     expected.push_back({e == 5 ? TraceItem::Kind::store : TraceItem::Kind::load, access.transactions, false, space});
   }
   return {folder.finish(), expected};
@@ -171,7 +171,7 @@ TEST(PtxFolding, RandomStreamsExpandToThemselves) {
 TEST(PtxFolding, FolderStartsEmptyForTheNextWarp) {
   TraceFolder folder;
   const DecodedInstruction instruction;
-  folder.instruction(instruction, nullptr, 0);
+  folder.instruction(instruction, nullptr, {});
   EXPECT_EQ(folder.finish().size(), 1u);
   EXPECT_TRUE(folder.finish().empty());
 }

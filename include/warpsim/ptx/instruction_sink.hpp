@@ -39,17 +39,19 @@ struct Access {
   bool operator==(const Access&) const = default;
 };
 
+// The lanes a divergent branch leaves idle while an instruction issues (explain's branch-divergence
+// finding): not a guard's lanes, nor lanes that exited.
+struct Divergence {
+  std::int32_t idle_milli = 0;  // thousandths of the warp's live lanes off this path (0: converged)
+  int branch_line = 0;          // the PTX line of the branch that split them off (0: none)
+};
+
 class InstructionSink {
  public:
   virtual ~InstructionSink() = default;
   // One instruction issued by the warp; `access` is set for memory instructions (not ld.param,
   // st.param). Block barriers arrive with no access (DecodedInstruction::block_barrier).
-  // `idle_milli`: the thousandths of the warp's live lanes a divergent branch leaves idle while
-  // it issues (0: converged), for explain's branch-divergence finding.
-  virtual void instruction(const DecodedInstruction& instruction, const Access* access, std::int32_t idle_milli) = 0;
-  // With idle lanes: the PTX line of the divergent branch that split them off (0: none known),
-  // set before each instruction() call.
-  int diverged_by = 0;
+  virtual void instruction(const DecodedInstruction& instruction, const Access* access, Divergence divergence) = 0;
 };
 
 }  // namespace warpsim::ptx

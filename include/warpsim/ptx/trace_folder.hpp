@@ -60,7 +60,7 @@ struct TraceItem {
 
 class TraceFolder final : public InstructionSink {
  public:
-  void instruction(const DecodedInstruction& instruction, const Access* access, std::int32_t idle_milli) override;
+  void instruction(const DecodedInstruction& instruction, const Access* access, Divergence divergence) override;
   // The folded stream; the folder is empty afterwards and can take the next warp.
   std::vector<TraceItem> finish();
 
@@ -104,7 +104,7 @@ class TraceFolder final : public InstructionSink {
   // issue mostly serialises anyway), and repeating a stretch of iterations adds exactly what it
   // added before, which keeps closed-form loops (repeat_since) equal to emulating them.
   // run_ tells the current segment's register entries from older ones: no clearing.
-  void add_to_run(const DecodedInstruction& instruction, std::int32_t idle_milli);
+  void add_to_run(const DecodedInstruction& instruction, Divergence divergence);
   void close_segment();
   struct RegisterChain {
     std::uint32_t run = 0;
