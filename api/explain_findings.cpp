@@ -1,9 +1,9 @@
 // Explain's findings (docs/explain.md, "Findings"): each cause the prediction shows, re-simulated
 // with that cause removed. A line's accesses are priced as their `ideal` (coalesced sectors,
-// conflict-free passes), colliding atomics as one lane per address, local accesses as moving no
-// data, FP64 work on the FP32 pipe, diverged instructions at the share of lanes they keep; the
-// launch at the next occupancy step or block size; the last partial wave at a full wave's rate;
-// the core package with as many warps as the kernel's occupancy allows.
+// conflict-free passes), colliding atomics as one lane per address, local accesses as register
+// moves, FP64 work on the FP32 pipe, diverged instructions at the share of lanes they keep; the
+// launch at each occupancy step or at larger blocks; the last partial wave at a full wave's rate;
+// a small grid's work spread over every SM at the kernel's occupancy.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -32,7 +32,7 @@ constexpr std::size_t kOccupancySteps = 8;  // the occupancy steps re-simulated 
 
 std::string one_decimal(double value) { return shortest(std::round(value * 10) / 10); }
 
-// One PTX line's accesses (or instructions) over the whole launch: every warp, loops multiplied out.
+// One place's accesses (or instructions) over the whole launch: every warp, loops multiplied out.
 struct LineTally {
   std::set<int> ptx_lines;             // the PTX lines of the place (one CUDA line may have several)
   double accesses = 0, transactions = 0, ideal = 0;
@@ -90,16 +90,16 @@ class Advisor {
 
   // The launch re-simulated with `edit` applied to every program (null: as timed) at `launch`.
   double retimed_us(const Edit& edit, const sim::grid::Launch& launch) const {
-    std::vector<isa::Program> programs;
+    std::vector<isa::Program> edited;
     if (edit) {
       for (std::size_t id = 0; id < f_.kernel->programs.size(); ++id) {
-        programs.push_back(program(id).with_ops_edited([&](std::size_t i, isa::Op& op, isa::CalcMix* mix) { edit(id, i, op, mix); }));
+        edited.push_back(program(id).with_ops_edited([&](std::size_t i, isa::Op& op, isa::CalcMix* mix) { edit(id, i, op, mix); }));
       }
-    } else if (f_.timed) {
-      programs = *f_.timed;
     }
     const sim::workload::ModelSpec spec =
         sim::workload::make_model_spec(f_.model, gpu_, launch, f_.tm, f_.annotated, f_.max_warp_instructions);
+    // time_lowered_kernel's empty list stands for the kernel's own programs.
+    const std::vector<isa::Program>& programs = edit ? edited : f_.timed ? *f_.timed : edited;
     return sim::workload::time_lowered_kernel(gpu_, launch, f_.tp_us, *f_.kernel, spec, programs).time_us;
   }
 
@@ -167,7 +167,7 @@ class Advisor {
 
   // One kind of access cause (bank conflicts, uncoalesced): each of the worst lines re-simulated
   // alone, and, where several lines show it, all of them at once (a fix usually mends them all),
-  // placed at the worst.
+  // placed at the line whose fix alone gains most.
   void lines_of_kind(const std::map<LineKey, LineTally>& lines, const std::string& kind, isa::MemorySpace space, const EditLines& edit_lines,
                      const std::function<void(isa::Op&, const ptx::OpNote&)>& change, const Describe& describe) {
     const auto excess = [](const LineTally& t) { return t.transactions - t.ideal * 1.25; };
