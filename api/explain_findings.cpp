@@ -282,18 +282,23 @@ class Advisor {
                         (t.shared ? " (shared memory); aggregate within the warp first (__reduce_add_sync, __match_any_sync), or give each warp its own copy."
                                   : "; aggregate in the warp or the block first (a shuffle reduction, privatised bins in shared memory).");
       finding.change = "that line's atomics priced with one lane per address and no other warp on it (an upper bound: a fix keeps some)";
-      report(std::move(finding), retimed_us(
-                                     [this, lines = t.ptx_lines](std::size_t id, std::size_t i, isa::Op& op, isa::CalcMix*) {
-                                       const ptx::OpNote& note = f_.kernel->programs[id].notes[i];
-                                       if (!isa::is_memory(op.kind) || !lines.contains(line_of(note))) return;
-                                       if (op.space == isa::MemorySpace::shared && note.same_address > 1 && note.ideal > 0) {
-                                         op.transactions = note.ideal;
-                                       } else if (op.same_address > 0) {
-                                         op.same_address = 1;
-                                         op.hot_updates_milli = 0;
-                                       }
-                                     },
-                                     f_.launch));
+      // Aggregated in the warp (a leader adds its lanes' sum): one update where `same` lanes made
+      // theirs, other warps still on the address. The first step of most fixes, as evidence.
+      const auto edit = [this, lines = t.ptx_lines](bool aggregated) -> Edit {
+        return [this, lines, aggregated](std::size_t id, std::size_t i, isa::Op& op, isa::CalcMix*) {
+          const ptx::OpNote& note = f_.kernel->programs[id].notes[i];
+          if (!isa::is_memory(op.kind) || !lines.contains(line_of(note))) return;
+          if (op.space == isa::MemorySpace::shared && note.same_address > 1 && note.ideal > 0) {
+            op.transactions = aggregated ? std::max(note.ideal, (op.transactions + note.same_address - 1) / note.same_address) : note.ideal;
+          } else if (op.same_address > 0) {
+            op.hot_updates_milli = aggregated ? op.hot_updates_milli / op.same_address : 0;
+            op.same_address = 1;
+          }
+        };
+      };
+      const double aggregated_us = retimed_us(edit(true), f_.launch);
+      finding.evidence.emplace_back("speedup_if_warp_aggregated", result_.time_us / aggregated_us);
+      report(std::move(finding), retimed_us(edit(false), f_.launch));
     }
     if (!local.empty()) {
       double accesses = 0, sectors = 0;
