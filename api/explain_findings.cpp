@@ -29,6 +29,8 @@ using sim::report::shortest;
 constexpr double kLeast = 1.05;     // the smallest speed-up a finding reports
 constexpr std::size_t kLinesPerKind = 3;  // the worst lines of one kind, each re-simulated
 constexpr std::size_t kOccupancySteps = 8;  // the occupancy steps re-simulated (registers, shared memory)
+constexpr auto kFp64 = static_cast<std::size_t>(isa::Pipe::fp64);
+constexpr auto kFp32 = static_cast<std::size_t>(isa::Pipe::fp32);
 
 std::string one_decimal(double value) { return shortest(std::round(value * 10) / 10); }
 
@@ -383,17 +385,16 @@ class Advisor {
   }
 
   void fp64() {
-    const auto fp64 = static_cast<std::size_t>(isa::Pipe::fp64), fp32 = static_cast<std::size_t>(isa::Pipe::fp32);
-    if (in_.engine.pipes == nullptr || in_.engine.pipes->occupancy[fp32] <= 0) return;
-    const double rate = static_cast<double>(in_.engine.pipes->occupancy[fp64]) / static_cast<double>(in_.engine.pipes->occupancy[fp32]);
+    if (in_.engine.pipes == nullptr || in_.engine.pipes->occupancy[kFp32] <= 0) return;
+    const double rate = static_cast<double>(in_.engine.pipes->occupancy[kFp64]) / static_cast<double>(in_.engine.pipes->occupancy[kFp32]);
     if (rate < 4) return;  // FP64 at a quarter of FP32's rate or better: not a low rate
     std::map<LineKey, LineTally> lines;
     double work = 0;
     for_each_op([&](std::size_t id, std::size_t i, const isa::Op& op, const ptx::OpNote& note, double weight) {
       const isa::CalcMix* mix = program(id).mix_of(op);
-      if (op.kind != isa::OpKind::calc || mix == nullptr || mix->work[fp64] == 0) return;
+      if (op.kind != isa::OpKind::calc || mix == nullptr || mix->work[kFp64] == 0) return;
       (void)i;
-      work += weight * static_cast<double>(mix->work[fp64]);
+      work += weight * static_cast<double>(mix->work[kFp64]);
       for (const ptx::LineCount& l : note.source) {
         LineTally& t = lines[place_of(l.line)];
         t.ptx_lines.insert(l.line);
@@ -408,12 +409,12 @@ class Advisor {
                       " of FP32's (the most at " + place(finding) + "); use float where the precision allows (and float literals: 2.0f).";
     finding.change = "every FP64 instruction priced on the FP32 pipe";
     report(std::move(finding), retimed_us(
-                                   [fp64, fp32](std::size_t, std::size_t, isa::Op&, isa::CalcMix* mix) {
-                                     if (mix == nullptr || mix->work[fp64] == 0) return;
-                                     mix->work[fp32] = std::min(mix->work[fp32] + mix->work[fp64], isa::kMaxMixCount);
-                                     mix->chain[fp32] = std::min(mix->chain[fp32] + mix->chain[fp64], isa::kMaxMixCount);
-                                     mix->work[fp64] = 0;
-                                     mix->chain[fp64] = 0;
+                                   [](std::size_t, std::size_t, isa::Op&, isa::CalcMix* mix) {
+                                     if (mix == nullptr || mix->work[kFp64] == 0) return;
+                                     mix->work[kFp32] = std::min(mix->work[kFp32] + mix->work[kFp64], isa::kMaxMixCount);
+                                     mix->chain[kFp32] = std::min(mix->chain[kFp32] + mix->chain[kFp64], isa::kMaxMixCount);
+                                     mix->work[kFp64] = 0;
+                                     mix->chain[kFp64] = 0;
                                    },
                                    f_.launch));
   }
