@@ -47,7 +47,7 @@ struct LineTally {
 class Advisor {
  public:
   Advisor(const ExplainInputs& in, const FindingInputs& f, const gpus::Profile& gpu, const SimulateResult& result)
-      : in_(in), f_(f), gpu_(gpu), result_(result) {
+      : in_(in), f_(f), gpu_(gpu), result_(result), occupancy_(sim::occupancy::active_blocks(gpu, in.resources)) {
     if (!in.source_path.empty() && f.kernel != nullptr) cuda_ = cuda_lines(in.source_path);
   }
 
@@ -138,7 +138,7 @@ class Advisor {
         for (std::size_t i = 0; i < fn.padding_start(); ++i) {
           const sass::Instruction& s = fn.code[i];
           if (!ptx_lines.contains(static_cast<int>(s.ptx_line))) continue;
-          finding.sass.push_back((s.predicate.empty() ? "" : s.predicate + " ") + s.opcode + (s.operands.empty() ? "" : " " + s.operands));
+          finding.sass.push_back(sass_text(s));
         }
       }
     }
@@ -467,7 +467,7 @@ class Advisor {
 
   void occupancy() {
     const sim::occupancy::KernelResources kernel = in_.resources;
-    const sim::occupancy::Occupancy now = sim::occupancy::active_blocks(gpu_, kernel);
+    const sim::occupancy::Occupancy& now = occupancy_;
     const std::int64_t resident = std::min(result_.plan.blocks_per_sm, now.active_blocks_per_sm);
     if (resident < now.active_blocks_per_sm || now.active_blocks_per_sm == 0) return;  // the grid, not the kernel, sets the blocks
     if (now.limited_by == sim::occupancy::Limit::registers) {
@@ -492,7 +492,7 @@ class Advisor {
   // Block size: limited by the GPU's blocks per SM, a 1-D launch re-simulated at larger blocks
   // with the same threads (as launch --search), the fastest kept.
   void block_size() {
-    const sim::occupancy::Occupancy now = sim::occupancy::active_blocks(gpu_, in_.resources);
+    const sim::occupancy::Occupancy& now = occupancy_;
     const SimulateRequest& base = f_.request;
     const bool one_d = base.grid.y == 1 && base.grid.z == 1 && base.block.y == 1 && base.block.z == 1;
     if (now.limited_by != sim::occupancy::Limit::blocks || !one_d || now.active_blocks_per_sm == 0) return;
@@ -552,7 +552,7 @@ class Advisor {
   // its share of the work.
   void too_few_warps() {
     if (!result_.limits || result_.limits->limiter != "latency" || in_.package.empty()) return;
-    const sim::occupancy::Occupancy o = sim::occupancy::active_blocks(gpu_, in_.resources);
+    const sim::occupancy::Occupancy& o = occupancy_;
     const GridPlan& plan = result_.plan;
     const std::int64_t allowed = o.active_blocks_per_sm * o.warps_per_block;  // per SM
     const std::int64_t resident = std::min(plan.blocks_per_sm, o.active_blocks_per_sm) * o.warps_per_block;
@@ -585,6 +585,7 @@ class Advisor {
   const FindingInputs& f_;
   const gpus::Profile& gpu_;
   const SimulateResult& result_;
+  const sim::occupancy::Occupancy occupancy_;  // the kernel's, as simulated
   std::map<int, LineKey> cuda_;
   std::vector<Finding> found_;
 };

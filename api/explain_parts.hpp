@@ -27,6 +27,9 @@ std::map<int, LineKey> cuda_lines(const std::string& ptx_path);
 // The text without its leading and trailing blanks.
 std::string trimmed(const std::string& text);
 
+// A SASS instruction as the listing shows it: "@P0 FFMA R29, R29, R27, R28".
+std::string sass_text(const sass::Instruction& instruction);
+
 // A file's lines, or none where it cannot be read (a CUDA source not on this machine).
 std::vector<std::string> file_lines(const std::string& path);
 

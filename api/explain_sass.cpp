@@ -17,6 +17,10 @@ std::string scoreboards(std::uint8_t mask) {
 
 }  // namespace
 
+std::string sass_text(const sass::Instruction& in) {
+  return (in.predicate.empty() ? "" : in.predicate + " ") + in.opcode + (in.operands.empty() ? "" : " " + in.operands);
+}
+
 std::vector<HotSass> hot_sass(const std::vector<HotLine>& ptx_lines, const std::string& file, const sass::Listing& listing) {
   std::map<int, double> cycles_of_line;  // the .ptx's own lines (not a .kp's, not CUDA's)
   double total = 0;
@@ -38,7 +42,7 @@ std::vector<HotSass> hot_sass(const std::vector<HotLine>& ptx_lines, const std::
       HotSass h;
       h.function = f.name;
       h.offset = in.offset;
-      h.text = (in.predicate.empty() ? "" : in.predicate + " ") + in.opcode + (in.operands.empty() ? "" : " " + in.operands);
+      h.text = sass_text(in);
       h.ptx_line = line;
       h.warp_cycles = it->second / static_cast<double>(sass_per_line[line]);
       h.share = total > 0 ? h.warp_cycles / total : 0;
