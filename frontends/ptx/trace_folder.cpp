@@ -1,16 +1,26 @@
 #include "warpsim/ptx/trace_folder.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace warpsim::ptx {
 namespace {
 
 // The longest loop body (in items) the folder looks for.
-constexpr std::size_t kMaxBodyItems = 128;
+constexpr std::size_t kMaxBodyItems = 512;
 
 std::size_t mix(std::size_t seed, std::size_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
 }
+
+// The polynomial base of TraceFolder::run_hash, and its powers up to the longest body.
+constexpr std::uint64_t kRunBase = 0x100000001b3ULL;
+const std::array<std::uint64_t, kMaxBodyItems + 1> kRunPowers = [] {
+  std::array<std::uint64_t, kMaxBodyItems + 1> p{};
+  p[0] = 1;
+  for (std::size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * kRunBase;
+  return p;
+}();
 
 bool ranges_equal(const std::vector<TraceItem>& items, std::size_t a, std::size_t b, std::size_t length) {
   for (std::size_t i = 0; i < length; ++i) {
@@ -207,6 +217,7 @@ void TraceFolder::push(TraceItem item) {
       if (++matched_ == loop.body.size()) {
         ++loop.count;
         rehash(loop);
+        changed_from(items_.size() - 1);
         matched_ = 0;
       }
       return;
@@ -226,16 +237,18 @@ void TraceFolder::append(TraceItem item) {
 
 bool TraceFolder::fold_tail() {
   const std::size_t n = items_.size();
+  sync_tail_index();
   // A loop followed by one more copy of its body: one more iteration.
   for (std::size_t k = 1; k < n && k <= kMaxBodyItems; ++k) {
+    if (body_sizes_[n - 1 - k] != k) continue;
     TraceItem& loop = items_[n - 1 - k];
-    if (loop.kind != TraceItem::Kind::loop || loop.body.size() != k) continue;
     bool same = true;
     for (std::size_t i = 0; i < k && same; ++i) same = loop.body[i] == items_[n - k + i];
     if (!same) continue;
     ++loop.count;
     rehash(loop);
     items_.resize(n - k);
+    changed_from(n - 1 - k);
     return true;
   }
   // Two equal loops in a row: one loop.
@@ -244,17 +257,22 @@ bool TraceFolder::fold_tail() {
     items_[n - 2].count += items_[n - 1].count;
     rehash(items_[n - 2]);
     items_.pop_back();
+    changed_from(n - 2);
     return true;
   }
   // The same k items twice in a row: a loop of two iterations.
   for (std::size_t k = 1; 2 * k <= n && k <= kMaxBodyItems; ++k) {
-    if (items_[n - 1].hash != items_[n - 1 - k].hash || !ranges_equal(items_, n - 2 * k, n - k, k)) continue;
+    if (hashes_[n - 1] != hashes_[n - 1 - k] || run_hash(n - 2 * k, k) != run_hash(n - k, k) ||
+        !ranges_equal(items_, n - 2 * k, n - k, k)) {
+      continue;
+    }
     TraceItem loop;
     loop.kind = TraceItem::Kind::loop;
     loop.count = 2;
     loop.body.assign(std::make_move_iterator(items_.begin() + static_cast<std::ptrdiff_t>(n - k)),
                      std::make_move_iterator(items_.end()));
     items_.resize(n - 2 * k);
+    changed_from(n - 2 * k);
     rehash(loop);
     items_.push_back(std::move(loop));
     return true;
@@ -330,6 +348,7 @@ bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
   }
   loop.count += (loop.count - old.count) * times;
   rehash(loop);
+  changed_from(changed);
   return true;
 }
 
@@ -343,7 +362,23 @@ std::vector<TraceItem> TraceFolder::finish() {
   }
   std::vector<TraceItem> result = std::move(items_);
   items_.clear();
+  changed_from(0);
   return result;
+}
+
+std::uint64_t TraceFolder::run_power(std::size_t length) { return kRunPowers[length]; }
+
+void TraceFolder::sync_tail_index() {
+  const std::size_t n = items_.size();
+  prefix_.resize(n + 1);
+  hashes_.resize(n);
+  body_sizes_.resize(n);
+  for (; prefix_valid_ < n; ++prefix_valid_) {
+    const TraceItem& item = items_[prefix_valid_];
+    hashes_[prefix_valid_] = item.hash;
+    body_sizes_[prefix_valid_] = item.kind == TraceItem::Kind::loop ? item.body.size() : 0;
+    prefix_[prefix_valid_ + 1] = prefix_[prefix_valid_] * kRunBase + item.hash;
+  }
 }
 
 }  // namespace warpsim::ptx

@@ -175,6 +175,9 @@ SweepStats run_sweep(const SweepPoints& index, const std::function<void(const Sw
                 for (std::size_t k = 0; k < chunk->used; ++k) {
                   note_warnings(stats, chunk->rows[k]);
                   emit(chunk->rows[k]);
+                  // A recycled chunk would otherwise pin this point's lowered kernel and re-timed
+                  // programs until its row is reused: memory grew with every distinct launch.
+                  chunk->rows[k].prediction.ptx.reset();
                   ++stats.points;
                 }
                 if (chunk->failure) std::rethrow_exception(chunk->failure);

@@ -168,6 +168,44 @@ TEST(PtxFolding, RandomStreamsExpandToThemselves) {
   }
 }
 
+// A tiled product whose tile row is not a whole number of 128-byte lines touches 1..4 sectors in
+// a pattern that repeats only every 8 iterations, of 40 items each: a body of 320 items, which
+// must fold (at the old limit of 128 items such launches lowered to programs of 10^5 items).
+TEST(PtxFolding, LongPeriodsFold) {
+  std::vector<int> events;
+  for (int k = 0; k < 800; ++k) {
+    events.push_back(1 + (k % 8) / 2);  // the tile's sectors, period 8
+    events.insert(events.end(), {0, 6, 7});
+    for (int i = 0; i < 12; ++i) events.insert(events.end(), {6, 0, 6});
+    events.push_back(7);
+  }
+  const auto [items, expected] = fold(events);
+  std::vector<Flat> flat;
+  expand(items, flat);
+  EXPECT_EQ(flat, expected);
+  EXPECT_LT(item_count(items), 400u);
+}
+
+// Long bodies with near-misses (runs that end alike but differ earlier) fold exactly: the
+// rolling hash only rejects, the items are still compared.
+TEST(PtxFolding, LongRandomBodiesExpandToThemselves) {
+  std::mt19937 random(777);
+  for (int trial = 0; trial < 60; ++trial) {
+    std::vector<int> body(100 + random() % 300);
+    for (int& e : body) e = static_cast<int>(random() % 3 == 0 ? random() % 8 : 6);
+    std::vector<int> events;
+    for (int r = 0; r < 5 + static_cast<int>(random() % 5); ++r) {
+      events.insert(events.end(), body.begin(), body.end());
+      if (random() % 3 == 0) body[random() % body.size()] = static_cast<int>(random() % 8);  // a near-miss
+    }
+    const auto [items, expected] = fold(events);
+    std::vector<Flat> flat;
+    expand(items, flat);
+    ASSERT_EQ(flat, expected) << "trial " << trial;
+    ASSERT_EQ(item_periods(flat), paper_periods(events)) << "trial " << trial;
+  }
+}
+
 TEST(PtxFolding, FolderStartsEmptyForTheNextWarp) {
   TraceFolder folder;
   const DecodedInstruction instruction;

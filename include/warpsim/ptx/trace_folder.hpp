@@ -10,6 +10,7 @@
 // and exact: the folded form always expands to the stream it was given.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -124,6 +125,21 @@ class TraceFolder final : public InstructionSink {
   bool in_period_ = false;  // an item of the current paper period was pushed (it carried the +9)
   std::vector<TraceItem> items_;
   std::size_t matched_ = 0;  // items of the next iteration of items_.back() (a loop) seen so far
+  // A polynomial hash of each prefix of items_ (prefix_[i]: items 0 .. i-1), valid for the first
+  // prefix_valid_ items, so that fold_tail rejects two unequal runs of items in O(1) rather than
+  // comparing them item by item (a stream of many equal items made that most of the lowering).
+  // fold_tail scans these compact copies of each item's hash and loop body size (0: not a loop),
+  // not the items themselves.
+  void changed_from(std::size_t index) { prefix_valid_ = std::min(prefix_valid_, index); }
+  void sync_tail_index();
+  std::uint64_t run_hash(std::size_t begin, std::size_t length) const {
+    return prefix_[begin + length] - prefix_[begin] * run_power(length);
+  }
+  static std::uint64_t run_power(std::size_t length);
+  std::vector<std::uint64_t> prefix_{0};
+  std::vector<std::size_t> hashes_;
+  std::vector<std::size_t> body_sizes_;
+  std::size_t prefix_valid_ = 0;
 };
 
 // Hash of an item from its fields and its body's hashes.
