@@ -141,6 +141,9 @@ ptx::LoweringOptions lowering_options(Dim3 grid, Dim3 block, const Parameters& p
     if (*into <= 0) throw InputError(std::string(flag) + " must be positive");
   }
   options.emulate_all = given.emulate_all;
+  options.exact = given.exact;
+  if (given.sample_budget) options.sample_budget = *given.sample_budget;
+  if (given.sample_seed) options.sample_seed = static_cast<std::uint64_t>(*given.sample_seed);
   options.cancel = control.cancel;
   options.progress = control.progress;
   if (control.activity) {

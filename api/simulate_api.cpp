@@ -133,6 +133,11 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   report.parameters_line = api::parameters_text(kernel.parameters);
   report.assumptions = api::assumptions(kernel, input.ptx_path);
   if (timed.sass) report.stream = api::instruction_stream(*timed.sass, kernel.sass);
+  if (kernel.sampling) {
+    const ptx::Sampling& s = *kernel.sampling;
+    report.sampled = SampledLaunch{s.blocks, s.launch_blocks, s.reason, s.projected_instructions, s.budget,
+                                   static_cast<std::int64_t>(s.seed), p.per_launch.low_us, p.per_launch.high_us};
+  }
   result.ptx = std::move(report);
   result.compiled = input.compiled;
   result.warnings = p.warnings;
@@ -244,9 +249,37 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
   out["parameters"] = ptx.parameters;
   out["assumptions"] = api::assumptions_json(ptx.assumptions);
   if (ptx.stream) out["instruction_stream"] = api::instruction_stream_json(*ptx.stream);
+  if (ptx.sampled) {
+    const SampledLaunch& s = *ptx.sampled;
+    nlohmann::ordered_json sampled;
+    sampled["blocks"] = static_cast<std::int64_t>(s.blocks.size());
+    sampled["of_blocks"] = s.launch_blocks;
+    sampled["time_us_low"] = s.time_us_low;
+    sampled["time_us_high"] = s.time_us_high;
+    sampled["confidence"] = 0.95;
+    sampled["reason"] = s.reason;
+    sampled["projected_instructions"] = s.projected_instructions;
+    sampled["budget"] = s.budget;
+    sampled["seed"] = s.seed;
+    sampled["sampled_blocks"] = s.blocks;
+    out["sampled"] = sampled;
+  }
   if (r.compiled) out["compiled"] = api::compiled_json(*r.compiled);
   return out;
 }
+
+namespace {
+
+std::string sampled_line(const SampledLaunch& s) {
+  std::string blocks;
+  for (std::size_t i = 0; i < s.blocks.size() && i < 8; ++i) blocks += (i ? ", " : "") + std::to_string(s.blocks[i]);
+  if (s.blocks.size() > 8) blocks += ", ...";
+  return "sampled: time " + sim::report::shortest(s.time_us_low) + " .. " + sim::report::shortest(s.time_us_high) +
+         " us (95% interval), from " + std::to_string(s.blocks.size()) + " of " + std::to_string(s.launch_blocks) +
+         " blocks (" + blocks + ", seed " + std::to_string(s.seed) + "): " + s.reason + "\n";
+}
+
+}  // namespace
 
 std::string to_text(const SimulateResult& r) {
   nlohmann::ordered_json fields = to_json(r);
@@ -256,6 +289,7 @@ std::string to_text(const SimulateResult& r) {
   fields.erase("limits");
   fields.erase("explain");
   fields.erase("compiled");
+  fields.erase("sampled");  // its own line below
   sim::report::TextTable table({"quantity", "value"});
   for (const auto& [key, value] : fields.items()) {
     table.add_row({key, value.is_string() ? value.get<std::string>()
@@ -263,6 +297,7 @@ std::string to_text(const SimulateResult& r) {
                                                   : value.dump()});
   }
   std::string text = table.render();
+  if (r.ptx && r.ptx->sampled) text += sampled_line(*r.ptx->sampled);
   if (r.limits) {
     const Limits& l = *r.limits;
     sim::report::TextTable busy({"resource", "busy (share of T_c of core package 0)"});

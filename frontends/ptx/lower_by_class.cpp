@@ -8,6 +8,8 @@
 #include "warpsim/ptx/lowering_streams.hpp"
 #include "warpsim/isa/input_error.hpp"
 
+#include <limits>
+
 namespace warpsim::ptx {
 namespace {
 
@@ -35,10 +37,23 @@ std::int64_t first_warp_of(const BlockBox& box, std::int64_t warp, const Dim3& g
   return block * warps_per_block + warp;
 }
 
+// Whether to stop and sample: not exact, classes no larger than a warp or two on average (no
+// grouping: each block its own path), and the work so far, extrapolated to every warp, past the
+// budget. Decided after at least kMinSampledBlocks classes, from the same counts whatever the
+// thread count, so the choice is deterministic.
+bool should_sample(const LoweringOptions& options, std::int64_t done, std::int64_t covered, std::int64_t spent,
+                   std::int64_t launch_warps, std::int64_t& projected) {
+  if (options.exact || options.emulate_all || done < kMinSampledBlocks || covered <= 0) return false;
+  if (launch_warps > kMaxEmulatedWarps || covered > 2 * done) return false;
+  const double estimate = static_cast<double>(spent) / static_cast<double>(covered) * static_cast<double>(launch_warps);
+  projected = estimate > 9e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(estimate);
+  return projected > options.sample_budget && covered < launch_warps;
+}
+
 }  // namespace
 
-void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
-                    const LoweringOptions& options, StreamTable& table, LoweredKernel& result) {
+bool lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
+                    const LoweringOptions& options, StreamTable& table, LoweredKernel& result, std::int64_t& projected) {
   const std::int64_t warps_per_block = (options.block.count() + 31) / 32;
   WarpProgramMap map({options.grid.x, options.grid.y, options.grid.z}, warps_per_block);
   EmulatorOptions emulator_options = options.emulator;
@@ -49,6 +64,9 @@ void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
   std::vector<PendingClass> pending;
   for (std::int64_t w = warps_per_block; w-- > 0;) pending.push_back(PendingClass{w, map.root(w)});
   std::int64_t done = 0;
+  // For sampling: the warp-instructions emulated (restarted classes too) and the warps covered.
+  std::int64_t spent = 0, covered = 0;
+  const std::int64_t launch_warps = options.grid.count() * warps_per_block;
   while (!pending.empty()) {
     if (options.cancel != nullptr && options.cancel->load()) {
       const BlockBox& next = map.box(pending.back().node);
@@ -56,7 +74,8 @@ void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
                                      pending.back().warp, done, done + static_cast<std::int64_t>(pending.size()))};
     }
     // The most recently cut-off classes first (depth first), so the queue stays short.
-    const std::size_t take = std::min(pending.size(), kClassesPerRound);
+    // Small rounds first, so that a launch to be sampled is told after little work.
+    const std::size_t take = std::min(pending.size(), done < 4 * kMinSampledBlocks ? std::size_t{kMinSampledBlocks} : kClassesPerRound);
     std::vector<PendingClass> round(pending.end() - static_cast<std::ptrdiff_t>(take), pending.end());
     pending.resize(pending.size() - take);
     std::vector<ClassResult> results(round.size());
@@ -104,10 +123,13 @@ void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
         continue;
       }
       ++done;
+      covered += box.blocks();
       table.account(first, box.blocks(), r.steps, r.unknown, r.generic);
       map.set_program(node, table.add(std::move(r.stream), first, box.blocks()));
     }
+    for (const ClassResult& r : results) spent += r.steps;
     pending.insert(pending.end(), cut_off.rbegin(), cut_off.rend());
+    if (should_sample(options, done, covered, spent, launch_warps, projected)) return false;
     if (done + static_cast<std::int64_t>(pending.size()) > kMaxClasses) {
       throw InputError("the launch splits into more than 2^24 classes of blocks that behave differently; warpsim "
                        "does not lower it (see docs/ptx.md, \"Warps in classes\")");
@@ -116,6 +138,7 @@ void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
   }
   result.emulated_classes = done;
   result.warp_programs = std::move(map);
+  return true;
 }
 
 }  // namespace warpsim::ptx

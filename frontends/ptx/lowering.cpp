@@ -123,8 +123,9 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   const auto lower = [&] {
     if (options.emulate_all || per_element) {
       lower_every_warp(decoded, entry, values, with_reuse, table, result);
-    } else {
-      lower_by_class(decoded, entry, values, with_reuse, table, result);
+    } else if (std::int64_t projected = 0; !lower_by_class(decoded, entry, values, with_reuse, table, result, projected)) {
+      table = StreamTable{};  // the classes emulated before the switch are not used
+      lower_sampled(decoded, entry, values, with_reuse, projected, table, result);
     }
   };
   if (options.threads > 0) {
@@ -134,7 +135,13 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
     lower();
   }
   table.rethrow_error();
-  result.warp_programs.renumber(table.finish(with_reuse, identifier(result.name), module.file, result));
+  const std::vector<std::uint32_t> new_id = table.finish(with_reuse, identifier(result.name), module.file, result);
+  result.warp_programs.renumber(new_id);
+  if (result.sampling) {
+    for (std::vector<std::uint32_t>& block : result.sampling->programs) {
+      for (std::uint32_t& id : block) id = new_id[id];
+    }
+  }
   result.assumptions =
       collect_assumptions(decoded, entry, result.unknown_branches, result.generic_as_global, with_reuse.emulator);
   return result;

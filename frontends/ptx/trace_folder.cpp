@@ -238,8 +238,11 @@ void TraceFolder::append(TraceItem item) {
 bool TraceFolder::fold_tail() {
   const std::size_t n = items_.size();
   sync_tail_index();
-  // A loop followed by one more copy of its body: one more iteration.
-  for (std::size_t k = 1; k < n && k <= kMaxBodyItems; ++k) {
+  // A loop followed by one more copy of its body: one more iteration (the nearest loop first).
+  for (auto at = loop_positions_.rbegin(); at != loop_positions_.rend(); ++at) {
+    if (*at >= n - 1) continue;
+    const std::size_t k = n - 1 - *at;
+    if (k > kMaxBodyItems) break;
     if (body_sizes_[n - 1 - k] != k) continue;
     TraceItem& loop = items_[n - 1 - k];
     bool same = true;
@@ -260,9 +263,14 @@ bool TraceFolder::fold_tail() {
     changed_from(n - 2);
     return true;
   }
-  // The same k items twice in a row: a loop of two iterations.
-  for (std::size_t k = 1; 2 * k <= n && k <= kMaxBodyItems; ++k) {
-    if (hashes_[n - 1] != hashes_[n - 1 - k] || run_hash(n - 2 * k, k) != run_hash(n - k, k) ||
+  // The same k items twice in a row: a loop of two iterations (the shortest first). Only the
+  // earlier items with the last item's hash can end the first copy.
+  const std::vector<std::size_t>& same = positions_by_hash_[hashes_[n - 1]];
+  for (auto at = same.rbegin(); at != same.rend(); ++at) {
+    if (*at >= n - 1) continue;
+    const std::size_t k = n - 1 - *at;
+    if (2 * k > n || k > kMaxBodyItems) break;
+    if (hashes_[n - 1 - k] != hashes_[n - 1] || run_hash(n - 2 * k, k) != run_hash(n - k, k) ||
         !ranges_equal(items_, n - 2 * k, n - k, k)) {
       continue;
     }
@@ -363,6 +371,8 @@ std::vector<TraceItem> TraceFolder::finish() {
   std::vector<TraceItem> result = std::move(items_);
   items_.clear();
   changed_from(0);
+  positions_by_hash_ = {};  // not clear(): a long warp's bucket array would be wiped again at every later warp
+  loop_positions_.clear();
   return result;
 }
 
@@ -374,10 +384,16 @@ void TraceFolder::sync_tail_index() {
   hashes_.resize(n);
   body_sizes_.resize(n);
   for (; prefix_valid_ < n; ++prefix_valid_) {
-    const TraceItem& item = items_[prefix_valid_];
-    hashes_[prefix_valid_] = item.hash;
-    body_sizes_[prefix_valid_] = item.kind == TraceItem::Kind::loop ? item.body.size() : 0;
-    prefix_[prefix_valid_ + 1] = prefix_[prefix_valid_] * kRunBase + item.hash;
+    const std::size_t i = prefix_valid_;
+    const TraceItem& item = items_[i];
+    hashes_[i] = item.hash;
+    body_sizes_[i] = item.kind == TraceItem::Kind::loop ? item.body.size() : 0;
+    prefix_[i + 1] = prefix_[i] * kRunBase + item.hash;
+    while (!loop_positions_.empty() && loop_positions_.back() >= i) loop_positions_.pop_back();
+    if (body_sizes_[i] > 0) loop_positions_.push_back(i);
+    std::vector<std::size_t>& same = positions_by_hash_[item.hash];
+    while (!same.empty() && same.back() >= i) same.pop_back();
+    same.push_back(i);
   }
 }
 

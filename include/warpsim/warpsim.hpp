@@ -61,6 +61,11 @@ struct PtxOptions {
   bool unknown_branch_taken = false;       // other branches on loaded data: jump instead of falling through
   std::optional<std::int64_t> max_steps;   // emulated instructions per warp (default 2^28)
   bool emulate_all = false;                // the reference path: every warp and iteration (same result)
+  // Sampling (docs/ptx.md): where each block follows its own path and emulating them all would
+  // pass sample_budget warp-instructions, a seeded sample of blocks stands for the launch.
+  bool exact = false;                      // never sample
+  std::optional<std::int64_t> sample_budget;  // default 2^23
+  std::optional<std::int64_t> sample_seed;    // default 1
   std::optional<double> load_cycles;       // duration of a global load (default 60)
   std::optional<double> store_cycles;      // and of a store (default 60)
   // What pointer parameters' buffers hold, by name or position (--input PARAM=SPEC): zeros,
@@ -162,6 +167,15 @@ struct InstructionStream {
   std::int64_t blocks = 0, unmapped_blocks = 0, unrolled_blocks = 0;  // PTX basic blocks: all, priced by the PTX table, copied by ptxas
   std::int64_t loads = 0;               // loads whose use distance the SASS scoreboards give
 };
+// A launch lowered from a sample of its blocks (docs/ptx.md, "Sampling"): which, why, and the
+// 95% interval of the time the sample gives.
+struct SampledLaunch {
+  std::vector<std::int64_t> blocks;  // the blocks emulated (linear index, x fastest), in draw order
+  std::int64_t launch_blocks = 0;
+  std::string reason;
+  std::int64_t projected_instructions = 0, budget = 0, seed = 0;
+  double time_us_low = 0, time_us_high = 0;  // per launch
+};
 struct PtxReport {
   std::optional<std::int64_t> registers_per_thread;  // memory model: for occupancy
   std::string registers_source;                       // "--regs", "ptxas -v (sm_75)", "default", ...
@@ -171,6 +185,7 @@ struct PtxReport {
   std::string parameters_line;        // the same as text: "parameters: 0 = 64, 1 = pointer"
   std::vector<Assumption> assumptions;
   std::optional<InstructionStream> stream;  // the pipes model only
+  std::optional<SampledLaunch> sampled;     // set when a sample of blocks stood for the launch
 };
 // What limits a prediction under the pipes model (docs/model.md, "What limits it"): how busy each
 // resource of the core package shown (core package 0 of SM 0's first run) was over its T_c, and

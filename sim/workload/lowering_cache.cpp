@@ -43,6 +43,9 @@ std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& op
   number(static_cast<std::int64_t>(unknown_branch));
   number(max_steps_per_warp);
   number(options.emulate_all ? 1 : 0);
+  number(options.exact ? 1 : 0);
+  number(options.sample_budget);
+  number(static_cast<std::int64_t>(options.sample_seed));
   number(options.sample_reuse ? 1 : 0);
   number(options.merge_shared_loads ? 1 : 0);
   text(options.sass ? options.sass_identity : std::string());

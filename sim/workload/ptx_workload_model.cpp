@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <boost/math/distributions/students_t.hpp>
+#include <random>
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -12,21 +15,69 @@
 
 namespace warpsim::sim::workload {
 
+namespace {
+// How many arrangements of a sampled launch's blocks are timed (enough for a t-interval).
+constexpr std::uint64_t kSampledArrangements = 8;
+}  // namespace
+
 grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launch& launch, double tp_us,
                                      const ptx::LoweredKernel& kernel, const ModelSpec& spec,
                                      const std::vector<isa::Program>& retimed) {
   const core::CoreOptions engine = spec.core_options();
-  return grid::time_grid_mixed(
-      gpu, planned_with(spec, launch), tp_us, kernel.warp_programs.uniform_program(),
-      [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); },
-      [&](std::span<const std::uint32_t> ids, std::int64_t package) {
-        std::vector<const isa::Program*> programs;
-        programs.reserve(ids.size());
-        for (const std::uint32_t id : ids) programs.push_back(retimed.empty() ? &kernel.programs[id].program : &retimed[id]);
-        core::CoreOptions options = engine;
-        options.barriers.package = package;
-        return core::simulate_core(programs, spec.tm, options);
-      });
+  const auto core_time = [&](std::span<const std::uint32_t> ids, std::int64_t package) {
+    std::vector<const isa::Program*> programs;
+    programs.reserve(ids.size());
+    for (const std::uint32_t id : ids) programs.push_back(retimed.empty() ? &kernel.programs[id].program : &retimed[id]);
+    core::CoreOptions options = engine;
+    options.barriers.package = package;
+    return core::simulate_core(programs, spec.tm, options);
+  };
+  const grid::Launch planned = planned_with(spec, launch);
+  if (!kernel.sampling) {
+    return grid::time_grid_mixed(
+        gpu, planned, tp_us, kernel.warp_programs.uniform_program(),
+        [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); }, core_time);
+  }
+  // A sampled launch (docs/ptx.md, "Sampling"): every block not sampled runs a sampled block's
+  // programs, one drawn at random (the sampled blocks run their own). Such a launch is one draw
+  // of how the blocks not emulated may be arranged; the real launch is another. The launch is
+  // timed for kSampledArrangements draws: the estimate is their mean, and the 95% prediction
+  // interval for one more draw (Student's t) is where the real launch's time should fall.
+  const ptx::Sampling& sampling = *kernel.sampling;
+  std::vector<std::int64_t> own(static_cast<std::size_t>(sampling.launch_blocks), -1);
+  for (std::size_t j = 0; j < sampling.blocks.size(); ++j) own[static_cast<std::size_t>(sampling.blocks[j])] = static_cast<std::int64_t>(j);
+  std::vector<grid::GridTiming> each;
+  std::vector<double> cycles;
+  for (std::uint64_t draw = 0; draw < kSampledArrangements; ++draw) {
+    std::vector<std::uint32_t> stand_in(own.size());
+    std::mt19937_64 random(sampling.seed * 0x9e3779b97f4a7c15ULL + draw);
+    std::uniform_int_distribution<std::size_t> any(0, sampling.programs.size() - 1);
+    for (std::size_t b = 0; b < own.size(); ++b) stand_in[b] = static_cast<std::uint32_t>(own[b] >= 0 ? static_cast<std::size_t>(own[b]) : any(random));
+    each.push_back(grid::time_grid_mixed(
+        gpu, planned, tp_us, std::nullopt,
+        [&](std::int64_t block, std::int64_t warp) {
+          return sampling.programs[stand_in[static_cast<std::size_t>(block)]][static_cast<std::size_t>(warp)];
+        },
+        core_time));
+    cycles.push_back(each.back().cycles);
+  }
+  const auto n = static_cast<double>(cycles.size());
+  double mean = 0;
+  for (const double c : cycles) mean += c / n;
+  double squares = 0;
+  for (const double c : cycles) squares += (c - mean) * (c - mean);
+  const double sd = std::sqrt(squares / (n - 1));
+  const double half = boost::math::quantile(boost::math::students_t(n - 1), 0.975) * sd * std::sqrt(1 + 1 / n);
+  // The draw nearest the mean gives the plan and run times shown; the total is the mean.
+  const auto nearest = std::min_element(each.begin(), each.end(), [&](const grid::GridTiming& a, const grid::GridTiming& b) {
+    return std::abs(a.cycles - mean) < std::abs(b.cycles - mean);
+  });
+  grid::GridTiming timing = *nearest;
+  timing.cycles = mean;
+  timing.time_us = tp_us + mean / gpu.clock_mhz;
+  timing.low_us = tp_us + std::max(0.0, mean - half) / gpu.clock_mhz;
+  timing.high_us = tp_us + (mean + half) / gpu.clock_mhz;
+  return timing;
 }
 
 bool has_memory_annotations(const ptx::LoweredKernel& kernel) {

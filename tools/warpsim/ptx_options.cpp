@@ -24,6 +24,11 @@ void add_ptx_options(po::options_description& options) {
       ("max-steps", po::value<std::string>(), "PTX: limit on emulated instructions per warp (default 2^28)")
       ("emulate-all", "PTX: emulate every warp and loop iteration (the reference the fast lowering is checked against; "
                       "same result, slower)")
+      ("exact", "PTX: emulate every block even where each follows its own path (no sampling; docs/ptx.md, \"Sampling\")")
+      ("sample-budget", po::value<std::string>(),
+       "PTX: warp-instructions an exact lowering may emulate before a launch whose blocks each follow their own path is "
+       "sampled (default 2^23)")
+      ("sample-seed", po::value<std::string>(), "PTX: the seed that draws a sampled launch's blocks (default 1)")
       ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
       ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)")
       ("input", po::value<std::vector<std::string>>()->composing(),
@@ -61,6 +66,9 @@ PtxOptions ptx_options(const po::variables_map& v) {
   if (v.count("load-cycles")) options.load_cycles = parse_cycles(v["load-cycles"].as<std::string>(), "--load-cycles");
   if (v.count("store-cycles")) options.store_cycles = parse_cycles(v["store-cycles"].as<std::string>(), "--store-cycles");
   options.emulate_all = v.count("emulate-all") > 0;
+  options.exact = v.count("exact") > 0;
+  if (v.count("sample-budget")) options.sample_budget = parse_count(v["sample-budget"].as<std::string>(), "--sample-budget");
+  if (v.count("sample-seed")) options.sample_seed = parse_count(v["sample-seed"].as<std::string>(), "--sample-seed");
   if (v.count("input")) options.inputs = split_parameters(v["input"].as<std::vector<std::string>>(), "--input");
   return options;
 }

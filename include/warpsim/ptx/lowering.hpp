@@ -42,6 +42,12 @@ inline constexpr std::int64_t kMaxEmulatedWarps = std::int64_t{1} << 22;
 inline constexpr std::int64_t kMaxLaunchWarps = std::int64_t{1} << 62;
 // The fast lowering gives up (an error) beyond this many classes of blocks.
 inline constexpr std::int64_t kMaxClasses = std::int64_t{1} << 24;
+// Sampling (docs/ptx.md, "Sampling"): the warp-instructions an exact lowering may emulate when its
+// warps do not share classes (each block its own path, as where lanes branch on values they
+// compute); past it a sample of blocks is emulated. About 1-5 s of emulation on one core.
+inline constexpr std::int64_t kDefaultSampleBudget = std::int64_t{1} << 23;
+inline constexpr std::int64_t kMinSampledBlocks = 16;
+inline constexpr std::int64_t kMaxSampledBlocks = 256;
 
 // What the program does not say, per op of WarpProgram::program, for the reports of `lower` and
 // `simulate` (no timing model reads it: the ops carry what they time).
@@ -75,6 +81,12 @@ struct LoweringOptions {
   // Emulate every warp and every loop iteration (today's reference path) instead of classes of
   // blocks and loops in closed form. The result is the same; this is the check.
   bool emulate_all = false;
+  // Sampling (docs/ptx.md): `exact` emulates every class whatever the work; otherwise a launch
+  // whose classes are single blocks and whose projected work passes `sample_budget`
+  // warp-instructions is lowered from a seeded sample of its blocks (LoweredKernel::sampling).
+  bool exact = false;
+  std::int64_t sample_budget = kDefaultSampleBudget;
+  std::uint64_t sample_seed = 1;
   // Sample how accesses re-read data (reuse_sampler.hpp) for the memory-aware model's cache
   // estimate; off, no access carries reuse.
   bool sample_reuse = true;
@@ -98,6 +110,19 @@ struct LoweringOptions {
 };
 
 
+// How a sampled lowering chose its blocks, and how uncertain the time it gives is.
+struct Sampling {
+  std::vector<std::int64_t> blocks;       // the blocks emulated (linear, x fastest), in draw order
+  std::int64_t launch_blocks = 0;
+  std::int64_t projected_instructions = 0;  // what the exact lowering projected when it stopped
+  std::int64_t budget = 0;
+  std::uint64_t seed = 0;
+  std::string reason;                     // one line: why the launch was sampled
+  // Per sampled block, the program of each of its warps: the timing times the launch as if every
+  // block were this one, once per sampled block, and states the mean with its 95% interval.
+  std::vector<std::vector<std::uint32_t>> programs;
+};
+
 struct LoweredKernel {
   std::string ptx_name;  // "_Z11mtx_mul_veciPfS_S_"
   std::string name;      // "mtx_mul_vec"
@@ -114,6 +139,7 @@ struct LoweredKernel {
   BoundParameters parameters;              // the --param values as bound, for reports
   std::int64_t static_shared_bytes = 0;    // the entry's .shared variables (occupancy)
   std::optional<SassCoverage> sass;        // what the SASS stream priced, when LoweringOptions::sass was set
+  std::optional<Sampling> sampling;        // set when a sample of blocks stood for the launch
 };
 
 // The entry named `name` (mangled or short), or the only one when `name` is empty. Throws
@@ -122,5 +148,10 @@ std::uint32_t select_kernel(const Module& module, const std::string& name);
 
 // Throws InputError for a bad launch, unbound parameters, or a warp that runs away.
 LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options);
+
+// The half-width of the 95% interval of a mean over `population` units estimated from `sample`
+// of them, relative to the sample's mean (Student's t, finite-population correction): sampled
+// launches state their time with it. 0 for fewer than 2 values or a mean of 0.
+double relative_half_width(const std::vector<double>& sample, std::int64_t population);
 
 }  // namespace warpsim::ptx

@@ -66,7 +66,14 @@ class StreamTable {
 // same streams (docs/ptx.md).
 void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
                       const LoweringOptions& options, StreamTable& table, LoweredKernel& result);
-void lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
-                    const LoweringOptions& options, StreamTable& table, LoweredKernel& result);
+// Returns false, having kept nothing, where the launch should be sampled instead (the classes
+// are single blocks and the projected work passes options.sample_budget; never when
+// options.exact): `projected` then holds the projection.
+bool lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
+                    const LoweringOptions& options, StreamTable& table, LoweredKernel& result, std::int64_t& projected);
+// Emulates a seeded sample of blocks (lower_sampled.cpp) and gives every block a sampled block's
+// programs; sets result.sampling.
+void lower_sampled(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
+                   const LoweringOptions& options, std::int64_t projected, StreamTable& table, LoweredKernel& result);
 
 }  // namespace warpsim::ptx

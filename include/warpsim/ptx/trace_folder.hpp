@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -140,6 +141,12 @@ class TraceFolder final : public InstructionSink {
   std::vector<std::size_t> hashes_;
   std::vector<std::size_t> body_sizes_;
   std::size_t prefix_valid_ = 0;
+  // Where the items of each hash are, and where the loops are, in increasing order: fold_tail
+  // visits only the candidates, not every position of its window. Entries at or after an
+  // item that changed are dropped as the index is brought up to date; an earlier item whose
+  // hash changed is told by hashes_.
+  std::unordered_map<std::size_t, std::vector<std::size_t>> positions_by_hash_;
+  std::vector<std::size_t> loop_positions_;
 };
 
 // Hash of an item from its fields and its body's hashes.
