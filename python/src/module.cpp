@@ -114,6 +114,9 @@ warpsim::PtxOptions ptx_options(const Options& o) {
   }
   ptx.max_steps = o.get<std::int64_t>("max_steps");
   o.set(ptx.emulate_all, "emulate_all");
+  o.set(ptx.exact, "exact");
+  ptx.sample_budget = o.get<std::int64_t>("sample_budget");
+  ptx.sample_seed = o.get<std::int64_t>("sample_seed");
   if (auto text = o.get<std::string>("load_cycles")) ptx.load_cycles = warpsim::parse_cycles(*text, "load_cycles");
   if (auto text = o.get<std::string>("store_cycles")) ptx.store_cycles = warpsim::parse_cycles(*text, "store_cycles");
   o.set(ptx.inputs, "inputs");

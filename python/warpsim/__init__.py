@@ -199,7 +199,8 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
              load_cycles: Optional[float] = None, store_cycles: Optional[float] = None,
              max_instructions: Optional[int] = None, timeline: bool = False, trace: bool = False,
              nvcc_flags: str = "", dynamic_smem: int = 0, nvdisasm: str = "nvdisasm",
-             inputs: Optional[Mapping[Union[str, int], str]] = None) -> SimulateResult:
+             inputs: Optional[Mapping[Union[str, int], str]] = None, exact: bool = False,
+             sample_budget: Optional[int] = None, sample_seed: Optional[int] = None) -> SimulateResult:
     """T_k of a .kp program, .ptx kernel or .cu file: ``warpsim simulate PATH --gpu GPU --grid G --block B``.
 
     ``tp`` is t_p in microseconds and ``tm`` t_m in cycles (None: the profile's calibration, as
@@ -209,12 +210,17 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
     bytes, ``nvdisasm`` --nvdisasm: "none" times the PTX in PTX order, ``inputs`` --input: a dict
     PARAM -> "zeros" | "const:V" | "uniform:LOW:HIGH" | "file:PATH"). ``timeline``/``trace`` fill
     ``timeline_svg``/``trace_json``; ``result.ptx.instruction_stream`` says which stream was timed.
+    ``exact``/``sample_budget``/``sample_seed`` are --exact, --sample-budget and --sample-seed: a launch
+    whose blocks each follow their own path is sampled past the budget, and ``result.ptx.sampled``
+    then says which blocks, why, and the 95% interval of the time (docs/ptx.md, "Sampling").
     """
     options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
                           unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem,
                           nvdisasm)
     options.update(program=os.fspath(path), grid=_dims(grid, "grid"), block=_dims(block, "block"),
-                   timeline=bool(timeline), trace=bool(trace), inputs=_inputs(inputs))
+                   timeline=bool(timeline), trace=bool(trace), inputs=_inputs(inputs), exact=bool(exact),
+                   sample_budget=_optional_count(sample_budget, "sample_budget"),
+                   sample_seed=_optional_count(sample_seed, "sample_seed"))
     text, notes, svg, events = _warpsim.simulate(options)
     _warn(notes)
     return SimulateResult.from_json(json.loads(text), tuple(notes), svg or None, events or None)

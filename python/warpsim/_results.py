@@ -125,6 +125,9 @@ class PtxReport:
     # The pipes model: which instruction stream was timed, "sass" or "ptx", with the tools and
     # how much the SASS covered (docs/sass.md, "The timed stream")
     instruction_stream: Optional[dict[str, Any]] = None
+    # A launch lowered from a sample of its blocks (docs/ptx.md, "Sampling"): "blocks" of "of_blocks",
+    # "time_us_low" .. "time_us_high" (95%), "reason", "seed", "sampled_blocks"; None when exact
+    sampled: Optional[dict[str, Any]] = None
 
 
 @dataclass(frozen=True)

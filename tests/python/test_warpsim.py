@@ -140,6 +140,22 @@ def test_simulate_inputs_state_a_buffers_contents():
     assert "same=32" in warpsim.lower(path, 2, 64, params={2: 1024, 3: 256}, inputs={"0": "zeros"}).kp
 
 
+def test_simulate_says_when_it_sampled():
+    # sample_budget= is --sample-budget: past it, a launch whose blocks each follow their own path is
+    # lowered from a sample of blocks, said with its 95% interval; exact= is --exact.
+    path = "tests/ptx/sampling/lane_hash_loops.sm_80.ptx"
+    launch = dict(kernel="lane_hash_loops", params={1: 64}, ptxas="none", nvdisasm="none", sample_budget=100000)
+    sampled = warpsim.simulate(path, "rtx2080", 256, 256, sample_seed=3, **launch)
+    s = sampled.ptx.sampled
+    assert s["of_blocks"] == 256 and 16 <= s["blocks"] < 256 and len(s["sampled_blocks"]) == s["blocks"]
+    assert s["time_us_low"] <= sampled.time_us <= s["time_us_high"] and s["seed"] == 3
+    expected = json.loads(cli("simulate", path, "--kernel", "lane_hash_loops", "--gpu", "rtx2080", "--grid", "256",
+                              "--block", "256", "--param", "1=64", "--ptxas", "none", "--nvdisasm", "none",
+                              "--sample-budget", "100000", "--sample-seed", "3", "--format", "json"))
+    assert plain(sampled) == expected
+    assert warpsim.simulate(path, "rtx2080", 256, 256, exact=True, **launch).ptx.sampled is None
+
+
 def test_simulate_ptx_kernel_by_name_matches_cli():
     # A file of two kernels: `kernel` is --kernel; a parameter by its position as a str key.
     path = "workloads/histogram/histogram.ptx"
