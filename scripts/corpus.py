@@ -7,9 +7,14 @@ build there, and predicts every kernel of it as a new user would:
                      --param I=256 (integers) --param I=1.0 (floats)
 
 Each run is timed whole process and classified predicted (exit 0), refused (exit 2, warpsim's
-one-line error) or failed (an internal error, a crash, or still running at --timeout). With
---check-emulate-all S, every predicted kernel is run again with --emulate-all (limit S seconds)
-and the two cycle counts compared; a difference counts as failed. Writes OUT/results.csv (every
+one-line error) or failed (an internal error, a crash, or still running at --timeout).
+
+The fast path is checked against --emulate-all at every run (docs/reliability.md): every
+predicted kernel at a small launch (--check-grid, default 4 blocks of the same block), and a
+rotating seeded sample of them (--check-full N, default 20; --check-seed, default today's date)
+at the full launch, both with --exact (no sampling) and each run limited to --check-limit
+seconds (default 10): counted equal, different (counted as failed) or skipped (--emulate-all
+refused or over the limit). --check-emulate-all S checks every kernel at the full launch. Writes OUT/results.csv (every
 kernel, full precision; OUT/results.partial.csv while it runs), OUT/tables.md, and prints as its
 last line
 
@@ -23,6 +28,7 @@ the repository. Python 3.11 standard library only.
 from __future__ import annotations
 
 import argparse
+import random
 import concurrent.futures
 import csv
 import json
@@ -43,7 +49,8 @@ from validate_public_lib import Fail  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DOCS_BEGIN = "<!-- corpus:begin (written by scripts/corpus.sh --write-docs) -->"
 DOCS_END = "<!-- corpus:end -->"
-FIELDS = ["suite", "build", "file", "kernel", "outcome", "seconds", "cycles", "time_us", "emulate_all", "message"]
+FIELDS = ["suite", "build", "file", "kernel", "outcome", "seconds", "cycles", "time_us", "sampled", "emulate_all",
+          "small_check", "full_check", "message"]
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -60,6 +67,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per kernel before it counts as failed (default 10)")
     ap.add_argument("--check-emulate-all", type=float, default=0.0, metavar="S",
                     help="run each predicted kernel again with --emulate-all (limit S s) and compare")
+    ap.add_argument("--check-grid", default="4", metavar="GRID",
+                    help="the small launch's grid for the fast-path check of every kernel (default 4; 0: no check)")
+    ap.add_argument("--check-full", type=int, default=20, metavar="N",
+                    help="kernels checked at the full launch, a seeded sample (default 20)")
+    ap.add_argument("--check-seed", type=int, default=int(time.strftime("%Y%m%d")),
+                    help="the sample's seed (default: today's date, so each day checks others)")
+    ap.add_argument("--check-limit", type=float, default=10.0, metavar="S",
+                    help="seconds each checking run may take before the kernel counts as skipped (default 10)")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1, help="parallel nvcc builds (default: the cores)")
     ap.add_argument("--run-jobs", type=int, default=1,
                     help="parallel warpsim runs (default 1, so each is timed on a machine otherwise idle)")
@@ -137,15 +152,43 @@ def simulate(cmd: list[str], timeout: float) -> tuple[str, float, dict, str]:
     return outcome, seconds, result, message
 
 
+def check_fast_path(cmd: list[str], limit: float) -> tuple[str, str]:
+    """The fast path (--exact: no sampling) against --emulate-all: equal, different or
+    skipped (...), with a message for a difference."""
+    outcome, _, fast, why = simulate(cmd + ["--exact"], limit)
+    if outcome != "predicted":
+        return f"skipped (fast path {outcome}: {why})", ""
+    outcome, _, reference, why = simulate(cmd + ["--emulate-all"], limit)
+    if outcome != "predicted":
+        return f"skipped (--emulate-all {outcome}: {why})", ""
+    if reference.get("cycles") == fast.get("cycles"):
+        return "equal", ""
+    return "different", f"fast path {fast.get('cycles')} cycles, --emulate-all {reference.get('cycles')}"
+
+
 def predict_kernel(args: argparse.Namespace, warpsim: str, job: dict) -> dict:
-    cmd = [warpsim, "simulate", str(job["ptx"]), "--kernel", job["kernel"], "--gpu", args.gpu, "--grid", args.grid,
-           "--block", args.block, "--model", args.model, "--ptxas", "none"]
-    for i, v in sorted(job["values"].items()):
-        cmd += ["--param", f"{i}={v}"]
+    def command(grid: str) -> list[str]:
+        cmd = [warpsim, "simulate", str(job["ptx"]), "--kernel", job["kernel"], "--gpu", args.gpu, "--grid", grid,
+               "--block", args.block, "--model", args.model, "--ptxas", "none"]
+        for i, v in sorted(job["values"].items()):
+            cmd += ["--param", f"{i}={v}"]
+        return cmd
+    cmd = command(args.grid)
     outcome, seconds, result, message = simulate(cmd, args.timeout)
+    sampled = result.get("sampled")
     row = {"suite": job["suite"], "build": job["build"], "file": job["file"], "kernel": job["kernel"],
            "outcome": outcome, "seconds": seconds, "cycles": result.get("cycles", ""),
-           "time_us": result.get("time_us", ""), "emulate_all": "", "message": message}
+           "time_us": result.get("time_us", ""),
+           "sampled": f"{sampled['blocks']} of {sampled['of_blocks']}" if sampled else "",
+           "emulate_all": "", "small_check": "", "full_check": "", "message": message}
+    for column, grid, wanted in (("small_check", args.check_grid, args.check_grid != "0"),
+                                 ("full_check", args.grid, job.get("check_full", False))):
+        if outcome != "predicted" or not wanted:
+            continue
+        row[column], why = check_fast_path(command(grid), args.check_limit)
+        if why:
+            row["outcome"], row["message"] = "failed", f"{column}: {why}"
+
     if outcome == "predicted" and args.check_emulate_all > 0:
         slow, _, reference, why = simulate(cmd + ["--emulate-all"], args.check_emulate_all)
         if slow != "predicted":
@@ -197,6 +240,8 @@ def main(argv: list[str]) -> int:
             jobs.append({"suite": suite["name"], "build": build["name"], "file": str(rel), "ptx": ptx,
                          "kernel": entry.name, "values": values})
     log(f"corpus: {len(jobs)} kernels in {len(compiles) - not_built} PTX files ({not_built} files did not compile)")
+    for i in random.Random(args.check_seed).sample(range(len(jobs)), min(args.check_full, len(jobs))):
+        jobs[i]["check_full"] = True
 
     pool.shutdown()
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.run_jobs))
@@ -225,7 +270,8 @@ def main(argv: list[str]) -> int:
     text = [f"Suites: {commits}. Launch: `--gpu {args.gpu} --grid {args.grid} --block {args.block} "
             f"--model {args.model} --ptxas none`, integers 256, floats 1.0; builds: "
             + ", ".join(f"{b['name']} (`{' '.join(b['flags'])}`)" for b in builds) + ".", ""]
-    text += lib.markdown(results, not_built, args.timeout)
+    text += lib.markdown(results, not_built, args.timeout,
+                         checks=(f"{args.check_grid} x {args.block}", args.check_full, args.check_seed, args.check_limit))
     (args.out / "tables.md").write_text("\n".join(text) + "\n")
     if args.write_docs:
         write_region(args.write_docs, DOCS_BEGIN, DOCS_END, text)

@@ -153,8 +153,16 @@ def summary_line(results: Sequence[dict]) -> str:
             f"{counts['failed']} failed, slowest {slowest:.2f} s")
 
 
+def check_counts(results: Sequence[dict], column: str) -> str:
+    """'E equal, D different, S skipped' of a fast-path check column (rows not checked left out)."""
+    verdicts = [r.get(column, "") for r in results if r.get(column)]
+    equal = sum(v == "equal" for v in verdicts)
+    different = sum(v == "different" for v in verdicts)
+    return f"{equal} equal, {different} different, {len(verdicts) - equal - different} skipped"
+
+
 def markdown(results: Sequence[dict], not_built: int, timeout: float, slow: float = 1.0,
-             listed: int = 25) -> list[str]:
+             listed: int = 25, checks: tuple | None = None) -> list[str]:
     """The tables of docs/reliability.md: outcomes per suite and build, the time distribution,
     every failure, the slowest kernels and the commonest refusals."""
     out = ["| suite | build | kernels | predicted | refused | failed |", "|---|---|---|---|---|---|"]
@@ -201,5 +209,13 @@ def markdown(results: Sequence[dict], not_built: int, timeout: float, slow: floa
             verdicts[r["emulate_all"]] = verdicts.get(r["emulate_all"], 0) + 1
         out += ["Fast path against `--emulate-all` (predicted kernels): " +
                 ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) + ".", ""]
+    if checks:
+        shape, full, seed, limit = checks
+        out += [f"Fast path (`--exact`) against `--emulate-all`, each run at most {limit:g} s (a run over it, or "
+                f"refused, is skipped): every predicted kernel at {shape}: {check_counts(results, 'small_check')}; "
+                f"a seeded sample of {full} at the full launch (seed {seed}): {check_counts(results, 'full_check')}.", ""]
+    sampled = [r for r in results if r.get("sampled")]
+    if sampled:
+        out += [f"Sampled (each block its own path, over the work budget): {len(sampled)} kernels.", ""]
     out.append(summary_line(results))
     return out

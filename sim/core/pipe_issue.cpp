@@ -98,15 +98,14 @@ std::optional<std::size_t> CorePackage::next_pipe_warp() const {
   const std::size_t n = starts_.size();
   std::size_t best = n;
   Millicycles best_start = kNever;
-  const auto consider = [&](std::size_t w) {
+  for (std::size_t k = 0, w = next_in_turn_; k < n; ++k, w = w + 1 == n ? 0 : w + 1) {
     const Millicycles start = std::max(now_, starts_[w]);
     if (start < best_start) {  // kNever (finished, or at a barrier) never wins
       best = w;
       best_start = start;
+      if (start == now_) break;  // no start is before the clock: the first ready in turn wins
     }
-  };
-  for (std::size_t w = next_in_turn_; w < n; ++w) consider(w);
-  for (std::size_t w = 0; w < next_in_turn_; ++w) consider(w);
+  }
   if (best == n) return std::nullopt;
   return best;
 }

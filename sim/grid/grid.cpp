@@ -99,8 +99,11 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
     return same_block_as_previous;
   };
   std::map<std::pair<std::vector<bool>, std::vector<std::uint32_t>>, isa::Millicycles> memo;
+  std::map<std::pair<std::int64_t, std::size_t>, std::vector<bool>> partitions;  // by package and warp count
   const auto core_package_time = [&](std::int64_t package, const std::vector<std::uint32_t>& ids) {
-    auto key = std::pair(block_partition(package, ids.size()), ids);
+    auto [known, added] = partitions.try_emplace({package, ids.size()});
+    if (added) known->second = block_partition(package, ids.size());
+    auto key = std::pair(known->second, ids);
     const auto it = memo.find(key);
     if (it != memo.end()) return it->second;
     const isa::Millicycles t = core_time(ids, package);
@@ -112,6 +115,9 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
   Wide slowest_sm = 0;
   const std::int64_t sms = std::min(gpu.sm_count, launch.blocks);
   std::vector<std::vector<std::uint32_t>> packages(static_cast<std::size_t>(plan.core_packages_per_sm));
+  // Most runs repeat the one before (the same programs in the same packages): their time is known.
+  std::vector<std::vector<std::uint32_t>> previous;
+  isa::Millicycles previous_run = -1;
   for (std::int64_t sm = 0; sm < sms; ++sm) {
     const std::int64_t blocks_here = (launch.blocks - sm + gpu.sm_count - 1) / gpu.sm_count;
     Wide total = 0;
@@ -126,8 +132,14 @@ GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, doubl
         }
       }
       isa::Millicycles run = 0;
-      for (std::size_t p = 0; p < packages.size(); ++p) {
-        if (!packages[p].empty()) run = std::max(run, core_package_time(static_cast<std::int64_t>(p), packages[p]));
+      if (previous_run >= 0 && packages == previous) {
+        run = previous_run;
+      } else {
+        for (std::size_t p = 0; p < packages.size(); ++p) {
+          if (!packages[p].empty()) run = std::max(run, core_package_time(static_cast<std::int64_t>(p), packages[p]));
+        }
+        previous = packages;
+        previous_run = run;
       }
       isa::Millicycles& longest = last - first == plan.active_blocks_per_sm ? timing.full_run_cycles : timing.remaining_run_cycles;
       longest = std::max(longest, run);

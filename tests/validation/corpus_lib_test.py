@@ -136,6 +136,17 @@ class Outcomes(unittest.TestCase):
         self.assertIn("2 equal", text)
         self.assertTrue(text.endswith(lib.summary_line(self.rows())))
 
+    def test_fast_path_checks_are_counted(self):
+        rows = self.rows()
+        rows[0].update(small_check="equal", full_check="different", sampled="16 of 1024")
+        rows[1].update(small_check="skipped (--emulate-all failed: still running after 10 s (stopped))")
+        self.assertEqual(lib.check_counts(rows, "small_check"), "1 equal, 0 different, 1 skipped")
+        self.assertEqual(lib.check_counts(rows, "full_check"), "0 equal, 1 different, 0 skipped")
+        text = "\n".join(lib.markdown(rows, not_built=0, timeout=10, checks=("4 x 256", 20, 20261129, 10.0)))
+        self.assertIn("every predicted kernel at 4 x 256: 1 equal, 0 different, 1 skipped", text)
+        self.assertIn("a seeded sample of 20 at the full launch (seed 20261129): 0 equal, 1 different, 0 skipped", text)
+        self.assertIn("Sampled (each block its own path, over the work budget): 1 kernels.", text)
+
 
 class SuiteFile(unittest.TestCase):
     def test_the_committed_suites_pin_full_commits(self):
