@@ -223,6 +223,11 @@ nlohmann::ordered_json lowered_json(const ptx::LoweredKernel& kernel, const std:
   out["emulated_classes"] = kernel.emulated_classes;
   out["unknown_branches"] = kernel.unknown_branches.count;
   out["assumptions"] = assumptions_json(assumptions(kernel, file));
+  if (kernel.sampling) {  // docs/ptx.md, "Sampling": the programs are the sampled blocks'
+    out["sampled"] = {{"blocks", kernel.sampling->blocks.size()}, {"of_blocks", kernel.sampling->launch_blocks},
+                      {"reason", kernel.sampling->reason}, {"seed", kernel.sampling->seed},
+                      {"sampled_blocks", kernel.sampling->blocks}};
+  }
   nlohmann::ordered_json programs = nlohmann::ordered_json::array();
   for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
     const ptx::WarpProgram& p = kernel.programs[id];
@@ -252,6 +257,11 @@ std::string lowered_kp(const ptx::LoweredKernel& kernel, const std::string& file
       << kernel.grid.z << ", block " << kernel.block.x << ',' << kernel.block.y << ',' << kernel.block.z << ": "
       << kernel.warp_programs.warps() << " warp" << (kernel.warp_programs.warps() == 1 ? "" : "s") << ", "
       << kernel.programs.size() << " distinct program" << (kernel.programs.size() == 1 ? "" : "s") << '\n';
+  if (kernel.sampling) {
+    out << "# sampled: " << kernel.sampling->blocks.size() << " of " << kernel.sampling->launch_blocks
+        << " blocks emulated (seed " << kernel.sampling->seed << "), each other block runs one of theirs: "
+        << kernel.sampling->reason << '\n';
+  }
   for (std::size_t id = 0; id < kernel.programs.size(); ++id) {
     const ptx::WarpProgram& p = kernel.programs[id];
     const isa::DynamicCounts counts = p.program.dynamic_counts();

@@ -274,7 +274,7 @@ std::string sampled_line(const SampledLaunch& s) {
   std::string blocks;
   for (std::size_t i = 0; i < s.blocks.size() && i < 8; ++i) blocks += (i ? ", " : "") + std::to_string(s.blocks[i]);
   if (s.blocks.size() > 8) blocks += ", ...";
-  return "sampled: time " + sim::report::shortest(s.time_us_low) + " .. " + sim::report::shortest(s.time_us_high) +
+  return "sampled: time " + sim::report::fixed(s.time_us_low, 3) + " .. " + sim::report::fixed(s.time_us_high, 3) +
          " us (95% interval), from " + std::to_string(s.blocks.size()) + " of " + std::to_string(s.launch_blocks) +
          " blocks (" + blocks + ", seed " + std::to_string(s.seed) + "): " + s.reason + "\n";
 }
