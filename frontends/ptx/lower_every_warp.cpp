@@ -12,10 +12,7 @@ constexpr std::int64_t kBlocksPerChunk = 16;
 constexpr std::int64_t kChunksPerRound = 64;  // progress and Ctrl-C are looked at between rounds
 
 struct ChunkResult {
-  std::vector<std::vector<TraceItem>> streams;  // per warp of the chunk
-  std::vector<std::int64_t> steps;
-  std::vector<UnknownBranchReport> unknown;
-  std::vector<GenericAsGlobalReport> generic;
+  WarpRuns warps;  // per warp of the chunk
   std::exception_ptr error;
   std::int64_t failed_warp = 0;  // counted from the chunk's first warp
 };
@@ -54,17 +51,10 @@ void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const s
           if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
             throw Interrupted{place_before(decoded, entry, index.x, index.y, index.z, 0, b, blocks)};
           }
-          for (std::int64_t w = 0; w < warps_per_block; ++w) {
-            emulator.take_unknown_branches();
-            emulator.take_generic_as_global();
-            out.failed_warp = static_cast<std::int64_t>(out.steps.size());
-            out.steps.push_back(emulator.run(index, w, folder));
-            out.streams.push_back(folder.finish());
-            out.unknown.push_back(emulator.take_unknown_branches());
-            out.generic.push_back(emulator.take_generic_as_global());
-          }
+          out.warps.run_block(emulator, folder, index, warps_per_block);
         }
       } catch (...) {
+        out.failed_warp = static_cast<std::int64_t>(out.warps.steps.size());  // the warp that threw pushed nothing
         out.error = std::current_exception();
         folder.finish();
       }
@@ -73,10 +63,11 @@ void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const s
     for (std::int64_t c = first; c < end; ++c) {
       ChunkResult& chunk = round[static_cast<std::size_t>(c - first)];
       const std::int64_t chunk_warp = c * kBlocksPerChunk * warps_per_block;
-      for (std::size_t i = 0; i < chunk.streams.size(); ++i) {
+      WarpRuns& runs = chunk.warps;
+      for (std::size_t i = 0; i < runs.streams.size(); ++i) {
         const std::int64_t warp = chunk_warp + static_cast<std::int64_t>(i);
-        per_warp.push_back(table.add(std::move(chunk.streams[i]), warp, 1));
-        table.account(warp, 1, chunk.steps[i], chunk.unknown[i], chunk.generic[i]);
+        per_warp.push_back(table.add(std::move(runs.streams[i]), warp, 1));
+        table.account(warp, 1, runs.steps[i], runs.unknown[i], runs.generic[i]);
       }
       if (chunk.error) {
         table.fail(chunk_warp + chunk.failed_warp, chunk.error);

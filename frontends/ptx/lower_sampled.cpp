@@ -19,10 +19,7 @@ namespace warpsim::ptx {
 namespace {
 
 struct SampledBlock {
-  std::vector<std::vector<TraceItem>> streams;  // per warp of the block
-  std::vector<std::int64_t> steps;
-  std::vector<UnknownBranchReport> unknown;
-  std::vector<GenericAsGlobalReport> generic;
+  WarpRuns warps;  // per warp of the block
   std::exception_ptr error;
 };
 
@@ -94,18 +91,11 @@ void lower_sampled(const DecodedModule& decoded, std::uint32_t entry, const std:
     const std::int64_t b = sampling.blocks[i];
     const Dim3 index{b % options.grid.x, (b / options.grid.x) % options.grid.y, b / (options.grid.x * options.grid.y)};
     try {
-      for (std::int64_t w = 0; w < warps_per_block; ++w) {
-        if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
-          throw Interrupted{place_before(decoded, entry, index.x, index.y, index.z, w, static_cast<std::int64_t>(i),
-                                         static_cast<std::int64_t>(sampled.size()))};
-        }
-        emulator.take_unknown_branches();
-        emulator.take_generic_as_global();
-        out.steps.push_back(emulator.run(index, w, folder));
-        out.streams.push_back(folder.finish());
-        out.unknown.push_back(emulator.take_unknown_branches());
-        out.generic.push_back(emulator.take_generic_as_global());
+      if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+        throw Interrupted{place_before(decoded, entry, index.x, index.y, index.z, 0, static_cast<std::int64_t>(i),
+                                       static_cast<std::int64_t>(sampled.size()))};
       }
+      out.warps.run_block(emulator, folder, index, warps_per_block);
     } catch (...) {
       out.error = std::current_exception();
       folder.finish();
@@ -124,14 +114,15 @@ void lower_sampled(const DecodedModule& decoded, std::uint32_t entry, const std:
   for (std::size_t j = 0; j < sampled.size(); ++j) {
     SampledBlock& block = sampled[j];
     const std::int64_t first_warp = sampling.blocks[j] * warps_per_block;
+    WarpRuns& runs = block.warps;
     if (block.error) {
-      table.fail(first_warp + static_cast<std::int64_t>(block.steps.size()), block.error);
+      table.fail(first_warp + static_cast<std::int64_t>(runs.steps.size()), block.error);
       continue;
     }
-    for (std::size_t w = 0; w < block.streams.size(); ++w) {
+    for (std::size_t w = 0; w < runs.streams.size(); ++w) {
       const std::int64_t warp = first_warp + static_cast<std::int64_t>(w);
-      table.account(warp, represented[j], block.steps[w], block.unknown[w], block.generic[w]);
-      ids[j].push_back(table.add(std::move(block.streams[w]), warp, represented[j]));
+      table.account(warp, represented[j], runs.steps[w], runs.unknown[w], runs.generic[w]);
+      ids[j].push_back(table.add(std::move(runs.streams[w]), warp, represented[j]));
     }
   }
   table.rethrow_error();

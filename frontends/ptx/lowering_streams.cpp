@@ -215,4 +215,15 @@ std::vector<std::uint32_t> StreamTable::finish(const LoweringOptions& options, c
   return new_id;
 }
 
+void WarpRuns::run_block(WarpEmulator& emulator, TraceFolder& folder, const Dim3& block, std::int64_t warps) {
+  for (std::int64_t w = 0; w < warps; ++w) {
+    emulator.take_unknown_branches();
+    emulator.take_generic_as_global();
+    steps.push_back(emulator.run(block, w, folder));
+    streams.push_back(folder.finish());
+    unknown.push_back(emulator.take_unknown_branches());
+    generic.push_back(emulator.take_generic_as_global());
+  }
+}
+
 }  // namespace warpsim::ptx

@@ -62,6 +62,16 @@ class StreamTable {
   std::int64_t error_first_warp_ = -1;
 };
 
+// What the warps of blocks run one by one (every warp, or a sample) reported, warp by warp.
+struct WarpRuns {
+  std::vector<std::vector<TraceItem>> streams;
+  std::vector<std::int64_t> steps;
+  std::vector<UnknownBranchReport> unknown;
+  std::vector<GenericAsGlobalReport> generic;
+  // Emulates warps 0 .. warps-1 of block `block`, appending each one's stream and reports.
+  void run_block(WarpEmulator& emulator, TraceFolder& folder, const Dim3& block, std::int64_t warps);
+};
+
 // Cuts the whole launch's work into the classes of the fast path or one per warp; both give the
 // same streams (docs/ptx.md).
 void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
