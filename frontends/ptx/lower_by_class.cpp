@@ -38,13 +38,15 @@ std::int64_t first_warp_of(const BlockBox& box, std::int64_t warp, const Dim3& g
 }
 
 // Whether to stop and sample: not exact, classes no larger than a warp or two on average (no
-// grouping: each block its own path), and the work so far, extrapolated to every warp, past the
-// budget. Decided after at least kMinSampledBlocks classes, from the same counts whatever the
-// thread count, so the choice is deterministic.
+// grouping: each block its own path), at least an eighth of the budget spent already (a few
+// costly first blocks must not condemn a launch whose other blocks are cheap: Rodinia's myocyte
+// `kernel` lowers exactly in 0.04 s, and was sampled without this), and the work so far,
+// extrapolated to every warp, past the budget. Decided after at least kMinSampledBlocks classes,
+// from the same counts whatever the thread count, so the choice is deterministic.
 bool should_sample(const LoweringOptions& options, std::int64_t done, std::int64_t covered, std::int64_t spent,
                    std::int64_t launch_warps, std::int64_t& projected) {
   if (options.exact || options.emulate_all || done < kMinSampledBlocks || covered <= 0) return false;
-  if (launch_warps > kMaxEmulatedWarps || covered > 2 * done) return false;
+  if (launch_warps > kMaxEmulatedWarps || covered > 2 * done || spent < options.sample_budget / 8) return false;
   const double estimate = static_cast<double>(spent) / static_cast<double>(covered) * static_cast<double>(launch_warps);
   projected = estimate > 9e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(estimate);
   return projected > options.sample_budget && covered < launch_warps;
