@@ -44,19 +44,15 @@ std::int64_t sample_size(std::int64_t projected, std::int64_t budget, std::int64
 
 }  // namespace
 
-double relative_half_width(const std::vector<double>& sample, std::int64_t population) {
-  const auto n = static_cast<double>(sample.size());
-  if (sample.size() < 2) return 0;
+double prediction_half_width(const std::vector<double>& draws) {
+  if (draws.size() < 2) return 0;
+  const auto n = static_cast<double>(draws.size());
   double mean = 0;
-  for (const double x : sample) mean += x;
-  mean /= n;
-  if (mean <= 0) return 0;
+  for (const double x : draws) mean += x / n;
   double squares = 0;
-  for (const double x : sample) squares += (x - mean) * (x - mean);
-  const double sd = std::sqrt(squares / (n - 1));
-  const double finite = std::sqrt(std::max(0.0, 1.0 - n / static_cast<double>(population)));
+  for (const double x : draws) squares += (x - mean) * (x - mean);
   const double t = boost::math::quantile(boost::math::students_t(n - 1), 0.975);
-  return t * sd / std::sqrt(n) * finite / mean;
+  return t * std::sqrt(squares / (n - 1)) * std::sqrt(1 + 1 / n);
 }
 
 void lower_sampled(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <boost/math/distributions/students_t.hpp>
 #include <random>
 #include <cmath>
 #include <optional>
@@ -80,13 +79,9 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
         core_time));
     cycles.push_back(each.back().cycles);
   }
-  const auto n = static_cast<double>(cycles.size());
   double mean = 0;
-  for (const double c : cycles) mean += c / n;
-  double squares = 0;
-  for (const double c : cycles) squares += (c - mean) * (c - mean);
-  const double sd = std::sqrt(squares / (n - 1));
-  const double half = boost::math::quantile(boost::math::students_t(n - 1), 0.975) * sd * std::sqrt(1 + 1 / n);
+  for (const double c : cycles) mean += c / static_cast<double>(cycles.size());
+  const double half = ptx::prediction_half_width(cycles);
   // The draw nearest the mean gives the plan and run times shown; the total is the mean.
   const auto nearest = std::min_element(each.begin(), each.end(), [&](const grid::GridTiming& a, const grid::GridTiming& b) {
     return std::abs(a.cycles - mean) < std::abs(b.cycles - mean);

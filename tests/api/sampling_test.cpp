@@ -46,11 +46,11 @@ SimulateRequest simulation(const std::string& kernel, std::int64_t blocks) {
   return r;
 }
 
-TEST(RelativeHalfWidth, StudentsTWithFinitePopulation) {
-  // mean 3, sd sqrt(2.5), t(4, 0.975) = 2.7764451
-  EXPECT_NEAR(ptx::relative_half_width({1, 2, 3, 4, 5}, 1'000'000'000), 2.7764451 * std::sqrt(2.5) / std::sqrt(5.0) / 3, 1e-6);
-  EXPECT_EQ(ptx::relative_half_width({1, 2, 3, 4, 5}, 5), 0);  // the whole population: no error
-  EXPECT_EQ(ptx::relative_half_width({7}, 100), 0);
+TEST(PredictionHalfWidth, StudentsTForOneMoreDraw) {
+  // sd sqrt(2.5), t(4, 0.975) = 2.7764451, sqrt(1 + 1/5)
+  EXPECT_NEAR(ptx::prediction_half_width({1, 2, 3, 4, 5}), 2.7764451 * std::sqrt(2.5) * std::sqrt(1.2), 1e-6);
+  EXPECT_EQ(ptx::prediction_half_width({4, 4, 4}), 0);
+  EXPECT_EQ(ptx::prediction_half_width({7}), 0);
 }
 
 TEST(Sampling, SampledBlocksRunTheirExactPrograms) {

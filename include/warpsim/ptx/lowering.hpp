@@ -149,9 +149,9 @@ std::uint32_t select_kernel(const Module& module, const std::string& name);
 // Throws InputError for a bad launch, unbound parameters, or a warp that runs away.
 LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options);
 
-// The half-width of the 95% interval of a mean over `population` units estimated from `sample`
-// of them, relative to the sample's mean (Student's t, finite-population correction): sampled
-// launches state their time with it. 0 for fewer than 2 values or a mean of 0.
-double relative_half_width(const std::vector<double>& sample, std::int64_t population);
+// The half-width of the 95% prediction interval for one more draw of what `draws` are draws of
+// (Student's t: t(n-1) sd sqrt(1 + 1/n)): a sampled launch states its time with it, the real
+// launch being one more arrangement of its blocks. 0 for fewer than 2 draws.
+double prediction_half_width(const std::vector<double>& draws);
 
 }  // namespace warpsim::ptx
