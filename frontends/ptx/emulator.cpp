@@ -511,6 +511,32 @@ namespace {
 // as many passes as the bank with the most distinct words holds. Shifting every address by a
 // multiple of 4 bytes permutes the banks and keeps the count.
 void bank_conflict_ways(std::span<const std::uint64_t> addresses, std::uint64_t bytes, Access& access) {
+  // Most accesses hold at most one distinct word per bank (conflict-free, broadcasts included):
+  // that takes one pass over the lanes and no sorting.
+  std::array<std::uint64_t, 32> bank_word;
+  std::uint32_t used = 0;
+  std::int32_t distinct = 0;
+  bool conflict = false;
+  for (std::size_t i = 0; i < addresses.size() && !conflict; ++i) {
+    const std::uint64_t a = addresses[i];
+    for (std::uint64_t w = a >> 2; w <= (a + bytes - 1) >> 2; ++w) {
+      const auto bank = static_cast<unsigned>(w & 31);
+      if ((used >> bank & 1) == 0) {
+        used |= 1u << bank;
+        bank_word[bank] = w;
+        ++distinct;
+      } else if (bank_word[bank] != w) {
+        conflict = true;
+        break;
+      }
+    }
+  }
+  if (!conflict) {
+    access.transactions = distinct > 0 ? 1 : 0;
+    access.ideal = distinct > 0 ? 1 : 0;
+    access.broadcast = distinct == 1 && addresses.size() > 1;
+    return;
+  }
   std::array<std::uint64_t, 32 * 9> words;  // filled up to `count` (an unaligned 32-byte access spans 9)
   std::size_t count = 0;
   for (const std::uint64_t a : addresses) {

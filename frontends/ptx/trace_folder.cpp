@@ -8,6 +8,31 @@ namespace {
 
 // The longest loop body (in items) the folder looks for.
 constexpr std::size_t kMaxBodyItems = 512;
+// The most items a nested loop may expand to for arriving items to be matched into it. A larger
+// one (a loop run in closed form, 10^6 iterations) is not matched into: its iterations, arriving
+// one by one, would each move the cursor, so the emulator could not run it in closed form again.
+constexpr std::int64_t kMaxMatchedExpansion = 4096;
+
+// The items `item` expands to, up to `limit` (then more than `limit`).
+std::int64_t expanded_size(const TraceItem& item, std::int64_t limit) {
+  if (item.kind != TraceItem::Kind::loop) return 1;
+  std::int64_t body = 0;
+  for (const TraceItem& b : item.body) {
+    body += expanded_size(b, limit);
+    if (body > limit) return limit + 1;
+  }
+  return body > 0 && item.count > limit / body ? limit + 1 : body * item.count;
+}
+
+void expand_into(const TraceItem& item, std::vector<TraceItem>& out) {
+  if (item.kind != TraceItem::Kind::loop) {
+    out.push_back(item);
+    return;
+  }
+  for (std::int64_t i = 0; i < item.count; ++i) {
+    for (const TraceItem& b : item.body) expand_into(b, out);
+  }
+}
 
 std::size_t mix(std::size_t seed, std::size_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
@@ -212,21 +237,51 @@ void TraceFolder::flush_calc() {
 // is one more iteration. A mismatch puts the matched items back as plain items.
 void TraceFolder::push(TraceItem item) {
   if (!items_.empty() && items_.back().kind == TraceItem::Kind::loop) {
-    TraceItem& loop = items_.back();
-    if (loop.body[matched_] == item) {
-      if (++matched_ == loop.body.size()) {
-        ++loop.count;
-        rehash(loop);
-        changed_from(items_.size() - 1);
-        matched_ = 0;
-      }
-      return;
-    }
-    std::vector<TraceItem> prefix(loop.body.begin(), loop.body.begin() + static_cast<std::ptrdiff_t>(matched_));
-    matched_ = 0;
+    if (match_next(item)) return;
+    std::vector<TraceItem> prefix = matched_items();
+    cursor_.clear();
     for (TraceItem& p : prefix) append(std::move(p));
   }
   append(std::move(item));
+}
+
+bool TraceFolder::match_next(const TraceItem& item) {
+  TraceItem& loop = items_.back();
+  if (cursor_.empty()) cursor_.push_back({&loop.body, loop.count, 0, 0});
+  // Into the nested loops that begin at the cursor.
+  const TraceItem* expected = &(*cursor_.back().body)[cursor_.back().index];
+  while (expected->kind == TraceItem::Kind::loop) {
+    if (expanded_size(*expected, kMaxMatchedExpansion) > kMaxMatchedExpansion) return false;
+    cursor_.push_back({&expected->body, expected->count, 0, 0});
+    expected = &expected->body.front();
+  }
+  if (!(*expected == item)) return false;
+  // One item further: past each body's end, the next iteration or the enclosing level.
+  while (++cursor_.back().index == cursor_.back().body->size()) {
+    if (cursor_.size() == 1) {
+      ++loop.count;
+      rehash(loop);
+      changed_from(items_.size() - 1);
+      cursor_.clear();
+      return true;
+    }
+    MatchFrame& nested = cursor_.back();
+    nested.index = 0;
+    if (++nested.iteration < nested.count) return true;
+    cursor_.pop_back();
+  }
+  return true;
+}
+
+std::vector<TraceItem> TraceFolder::matched_items() const {
+  std::vector<TraceItem> out;
+  for (const MatchFrame& frame : cursor_) {
+    for (std::int64_t i = 0; i < frame.iteration; ++i) {
+      for (const TraceItem& b : *frame.body) expand_into(b, out);
+    }
+    for (std::size_t i = 0; i < frame.index; ++i) expand_into((*frame.body)[i], out);
+  }
+  return out;
 }
 
 void TraceFolder::append(TraceItem item) {
@@ -295,7 +350,7 @@ TraceFolder::Signature TraceFolder::signature() const {
     const bool loop = item.kind == TraceItem::Kind::loop;
     s.items.push_back(Signature::Item{item.hash, loop ? body_hash(item.body) : 0, loop ? item.count : 0});
   }
-  s.matched = matched_;
+  for (const MatchFrame& frame : cursor_) s.cursor.emplace_back(frame.index, frame.iteration);
   s.pending_calc = pending_calc_;
   s.pending_mix = pending_mix_;
   s.pending_source = pending_source_;
@@ -307,7 +362,11 @@ TraceFolder::Signature TraceFolder::signature() const {
 
 bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
   if (times <= 0) return true;
-  if (matched_ != before.matched || in_period_ != before.in_period || items_.size() != before.items.size() ||
+  const bool same_cursor = std::equal(cursor_.begin(), cursor_.end(), before.cursor.begin(), before.cursor.end(),
+                                      [](const MatchFrame& now, const std::pair<std::size_t, std::int64_t>& then) {
+                                        return now.index == then.first && now.iteration == then.second;
+                                      });
+  if (!same_cursor || in_period_ != before.in_period || items_.size() != before.items.size() ||
       segment_path_ != before.segment_path || segment_length_ != before.segment_length) {
     return false;
   }
@@ -363,9 +422,9 @@ bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
 std::vector<TraceItem> TraceFolder::finish() {
   flush_calc();
   in_period_ = false;
-  if (matched_ > 0) {
-    std::vector<TraceItem> prefix(items_.back().body.begin(), items_.back().body.begin() + static_cast<std::ptrdiff_t>(matched_));
-    matched_ = 0;
+  if (!cursor_.empty()) {
+    std::vector<TraceItem> prefix = matched_items();
+    cursor_.clear();
     for (TraceItem& p : prefix) append(std::move(p));
   }
   std::vector<TraceItem> result = std::move(items_);

@@ -206,6 +206,56 @@ TEST(PtxFolding, LongRandomBodiesExpandToThemselves) {
   }
 }
 
+// Arriving items are matched into the nested loops of the last loop's body (item by item of
+// their expansion). Iterations whose inner loops run fewer or more times, or break off inside,
+// end the match anywhere in the nesting: the items matched so far must come back in order.
+TEST(PtxFolding, MismatchesInsideNestedLoopsExpandToThemselves) {
+  std::mt19937 random(4242);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<int> head(1 + random() % 3), inner(1 + random() % 4), tail(1 + random() % 3);
+    for (std::vector<int>* part : {&head, &inner, &tail}) {
+      for (int& e : *part) e = static_cast<int>(random() % 8);
+    }
+    const int trips = 2 + static_cast<int>(random() % 4);
+    std::vector<int> events;
+    for (int outer = 0; outer < 3 + static_cast<int>(random() % 6); ++outer) {
+      events.insert(events.end(), head.begin(), head.end());
+      // Mostly the same trip count; sometimes one more or one less, or cut off mid-body.
+      const int roll = static_cast<int>(random() % 6);
+      const int n = roll == 0 ? trips - 1 : roll == 1 ? trips + 1 : trips;
+      for (int i = 0; i < n; ++i) events.insert(events.end(), inner.begin(), inner.end());
+      if (roll == 2) events.insert(events.end(), inner.begin(), inner.begin() + static_cast<std::ptrdiff_t>(random() % inner.size()));
+      events.insert(events.end(), tail.begin(), tail.end());
+    }
+    events.resize(events.size() - random() % 3);  // ends anywhere
+    const auto [items, expected] = fold(events);
+    std::vector<Flat> flat;
+    expand(items, flat);
+    ASSERT_EQ(flat, expected) << "trial " << trial;
+    ASSERT_EQ(item_periods(flat), paper_periods(events)) << "trial " << trial;
+  }
+}
+
+// An outer loop whose body holds an inner loop stays one loop as its iterations arrive: 500
+// iterations of (global load, 3 x (shared load, calc), store) fold to a handful of items.
+TEST(PtxFolding, IterationsWithInnerLoopsFoldIntoTheOuterLoop) {
+  std::vector<int> events;
+  for (int outer = 0; outer < 500; ++outer) {
+    events.insert(events.end(), {1, 0});
+    for (int inner = 0; inner < 3; ++inner) events.insert(events.end(), {6, 0, 0});
+    events.push_back(5);
+  }
+  const auto [items, expected] = fold(events);
+  std::vector<Flat> flat;
+  expand(items, flat);
+  EXPECT_EQ(flat, expected);
+  ASSERT_FALSE(items.empty());
+  const TraceItem& outer = items.back();
+  EXPECT_EQ(outer.kind, TraceItem::Kind::loop);
+  EXPECT_GE(outer.count, 498);
+  EXPECT_LT(item_count(items), 30u);
+}
+
 TEST(PtxFolding, FolderStartsEmptyForTheNextWarp) {
   TraceFolder folder;
   const DecodedInstruction instruction;

@@ -74,7 +74,7 @@ class TraceFolder final : public InstructionSink {
       std::int64_t count = 0;     // loops: iterations (0 for other items)
     };
     std::vector<Item> items;  // the top-level items
-    std::size_t matched = 0;
+    std::vector<std::pair<std::size_t, std::int64_t>> cursor;  // TraceFolder::cursor_'s (index, iteration)
     std::int64_t pending_calc = 0;
     isa::CalcMix pending_mix;
     std::vector<LineCount> pending_source;
@@ -96,6 +96,19 @@ class TraceFolder final : public InstructionSink {
   void push_in_period(TraceItem item);
   void push(TraceItem item);
   void append(TraceItem item);
+  // Matching arriving items against the next iteration of items_.back() (a loop), item by item
+  // of its body's expansion, into nested loops too (those of at most kMaxMatchedExpansion items):
+  // true when `item` is the next one. The cursor is then one further, or, at the body's end, the
+  // loop has one more iteration.
+  bool match_next(const TraceItem& item);
+  // The items matched so far, expanded, in arrival order.
+  std::vector<TraceItem> matched_items() const;
+  struct MatchFrame {
+    const std::vector<TraceItem>* body = nullptr;  // the items of this level's loop (heap storage: stable)
+    std::int64_t count = 0;                        // that loop's iterations (nested levels)
+    std::size_t index = 0;                         // the body item expected next
+    std::int64_t iteration = 0;                    // the iterations of this level's loop done (nested levels)
+  };
   bool fold_tail();
 
   // The pending calc run's instructions for the pipes model: their pipes, and its dependency
@@ -125,7 +138,9 @@ class TraceFolder final : public InstructionSink {
   std::uint32_t run_ = 1;
   bool in_period_ = false;  // an item of the current paper period was pushed (it carried the +9)
   std::vector<TraceItem> items_;
-  std::size_t matched_ = 0;  // items of the next iteration of items_.back() (a loop) seen so far
+  // Where the items seen of the next iteration of items_.back() (a loop) have reached: one frame
+  // per loop level entered, outermost first; empty when none was seen.
+  std::vector<MatchFrame> cursor_;
   // A polynomial hash of each prefix of items_ (prefix_[i]: items 0 .. i-1), valid for the first
   // prefix_valid_ items, so that fold_tail rejects two unequal runs of items in O(1) rather than
   // comparing them item by item (a stream of many equal items made that most of the lowering).
