@@ -6,6 +6,7 @@
 #include <span>
 #include <limits>
 
+#include "warpsim/ptx/access_counting.hpp"
 #include "warpsim/ptx/lane_arith.hpp"
 #include "warpsim/ptx/relevance.hpp"
 #include "warpsim/ptx/float_semantics.hpp"
@@ -504,63 +505,6 @@ void WarpEmulator::note_generic_as_global(const DecodedInstruction& in, Access& 
   if (generic_as_global_.count++ == 0) generic_as_global_.first = in.pos;
 }
 
-namespace {
-
-// Shared memory has 32 banks of 4-byte words (word w in bank w mod 32). Lanes that touch the same
-// word share it (a broadcast); distinct words in one bank take one pass each, so the access takes
-// as many passes as the bank with the most distinct words holds. Shifting every address by a
-// multiple of 4 bytes permutes the banks and keeps the count.
-void bank_conflict_ways(std::span<const std::uint64_t> addresses, std::uint64_t bytes, Access& access) {
-  // Most accesses hold at most one distinct word per bank (conflict-free, broadcasts included):
-  // that takes one pass over the lanes and no sorting.
-  std::array<std::uint64_t, 32> bank_word;
-  std::uint32_t used = 0;
-  std::int32_t distinct = 0;
-  bool conflict = false;
-  for (std::size_t i = 0; i < addresses.size() && !conflict; ++i) {
-    const std::uint64_t a = addresses[i];
-    for (std::uint64_t w = a >> 2; w <= (a + bytes - 1) >> 2; ++w) {
-      const auto bank = static_cast<unsigned>(w & 31);
-      if ((used >> bank & 1) == 0) {
-        used |= 1u << bank;
-        bank_word[bank] = w;
-        ++distinct;
-      } else if (bank_word[bank] != w) {
-        conflict = true;
-        break;
-      }
-    }
-  }
-  if (!conflict) {
-    access.transactions = distinct > 0 ? 1 : 0;
-    access.ideal = distinct > 0 ? 1 : 0;
-    access.broadcast = distinct == 1 && addresses.size() > 1;
-    return;
-  }
-  std::array<std::uint64_t, 32 * 9> words;  // filled up to `count` (an unaligned 32-byte access spans 9)
-  std::size_t count = 0;
-  for (const std::uint64_t a : addresses) {
-    for (std::uint64_t w = a >> 2; w <= (a + bytes - 1) >> 2 && count < words.size(); ++w) words[count++] = w;
-  }
-  std::sort(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(count));
-  count = static_cast<std::size_t>(std::unique(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(count)) - words.begin());
-  std::array<std::int32_t, 32> per_bank{};
-  std::int32_t ways = 0;
-  for (std::size_t i = 0; i < count; ++i) ways = std::max(ways, ++per_bank[words[i] & 31]);
-  access.transactions = ways;
-  access.ideal = static_cast<std::int32_t>((count + 31) / 32);  // every bank once a pass
-  access.broadcast = count == 1 && addresses.size() > 1;
-}
-
-// The fewest sectors the lanes' bytes could take coalesced: back to back and aligned. Lanes already
-// back to back (one run of n * bytes) are as coalesced as they can be: a misaligned start (a
-// stencil's neighbour) is not for the layout to fix, so they keep their own count.
-std::int32_t coalesced_sectors(std::int32_t sectors, std::size_t lanes, std::uint64_t bytes, std::uint64_t lowest, std::uint64_t highest) {
-  if (highest + bytes - lowest == lanes * bytes) return sectors;
-  return std::min(sectors, static_cast<std::int32_t>((lanes * bytes + 31) / 32));
-}
-
-}  // namespace
 
 Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access = counted_access(in, lanes);
@@ -578,34 +522,38 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
 
 void WarpEmulator::note_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors, Access& access) {
   access.transactions = static_cast<std::int32_t>(sectors.size());
-  access.lines = 0;
-  for (std::size_t i = 0; i < sectors.size(); ++i) {
-    if (i == 0 || sectors[i] >> 2 != sectors[i - 1] >> 2) ++access.lines;  // sorted: a line's sectors are adjacent
-  }
+  access.lines = lines_of_sectors(sectors);
   if (sector_observer_ != nullptr && !sectors.empty() && (access.space == StateSpace::global || access.space == StateSpace::local)) {
     sector_observer_->sectors(in, instruction_key(), sectors);
   }
 }
 
-void WarpEmulator::note_atomic(const DecodedInstruction& in, std::uint32_t lanes, Access& access) {
-  const Frame& frame = frames_.back();
+std::size_t WarpEmulator::lane_addresses(const DecodedInstruction& in, std::uint32_t lanes, LaneAddresses& out) const {
   const Arg& base = in.address.base;
-  std::array<std::uint64_t, 32> addresses;
+  const auto offset = static_cast<std::uint64_t>(in.address.offset);
+  if (base.kind != Arg::Kind::reg) {
+    const std::size_t n = static_cast<std::size_t>(std::popcount(lanes));
+    std::fill_n(out.begin(), n, base.imm + offset);
+    return n;
+  }
+  const std::uint64_t* row = &values_[(frames_.back().register_base + base.reg) * 32];
+  if (lanes == 0xFFFFFFFFu) {  // the whole warp: a loop the compiler vectorises
+    for (std::size_t lane = 0; lane < 32; ++lane) out[lane] = row[lane] + offset;
+    return 32;
+  }
   std::size_t n = 0;
-  for_lanes(lanes, [&](int lane) {
-    addresses[n++] = (base.kind == Arg::Kind::reg ? values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(lane)] : base.imm) +
-                     static_cast<std::uint64_t>(in.address.offset);
-  });
+  for_lanes(lanes, [&](int lane) { out[n++] = row[lane] + offset; });
+  return n;
+}
+
+void WarpEmulator::note_atomic(const DecodedInstruction& in, std::uint32_t lanes, Access& access) {
+  LaneAddresses addresses;
+  const std::size_t n = lane_addresses(in, lanes, addresses);
   if (n == 0) return;
   if (sector_observer_ != nullptr && access.space == StateSpace::global) {
     sector_observer_->atomic_addresses(instruction_key(), std::span(addresses.data(), n));
   }
-  std::sort(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(n));
-  std::int32_t most = 1, run = 1;
-  for (std::size_t i = 1; i < n; ++i) {
-    run = addresses[i] == addresses[i - 1] ? run + 1 : 1;
-    most = std::max(most, run);
-  }
+  const std::int32_t most = most_lanes_on_one_address(std::span(addresses.data(), n));
   if (access.space == StateSpace::shared) {
     access.transactions = std::max(access.transactions, most);  // the bank updates one address's lanes one after another
     access.broadcast = false;
@@ -687,63 +635,21 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     if (access.space == StateSpace::generic) note_generic_as_global(in, access);
     return access;
   }
-  if (access.space == StateSpace::global && base.kind == Arg::Kind::reg && bytes <= 32 && (bytes & (bytes - 1)) == 0) {
-    // The common case: naturally aligned accesses of at most a sector, one sector per lane.
-    const std::uint64_t* row = &values_[(frame.register_base + base.reg) * 32];
-    const auto offset = static_cast<std::uint64_t>(in.address.offset);
-    std::array<std::uint64_t, 32> lane_sectors;
-    std::size_t n = 0;
-    bool aligned = true, ascending = true;
-    std::uint64_t lowest = ~std::uint64_t{0}, highest = 0;
-    for_lanes(lanes, [&](int lane) {
-      const std::uint64_t a = row[lane] + offset;
-      lowest = std::min(lowest, a);
-      highest = std::max(highest, a);
-      aligned = aligned && (a & (bytes - 1)) == 0;
-      lane_sectors[n] = a >> 5;
-      ascending = ascending && (n == 0 || lane_sectors[n - 1] <= lane_sectors[n]);
-      ++n;
-    });
-    if (aligned) {
-      if (!ascending) std::sort(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n));
-      const auto distinct = std::unique(lane_sectors.begin(), lane_sectors.begin() + static_cast<std::ptrdiff_t>(n)) - lane_sectors.begin();
-      note_sectors(in, std::span(lane_sectors.data(), static_cast<std::size_t>(distinct)), access);
-      access.ideal = coalesced_sectors(access.transactions, n, bytes, lowest, highest);
-      return access;
-    }
-  }
-  std::array<std::uint64_t, 32> addresses;  // of the active lanes, in lane order
-  std::size_t n = 0;
-  for_lanes(lanes, [&](int lane) {
-    addresses[n++] = (base.kind == Arg::Kind::reg ? values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(lane)]
-                                                  : base.imm) +
-                     static_cast<std::uint64_t>(in.address.offset);
-  });
+  LaneAddresses addresses;  // of the active lanes, in lane order
+  const std::size_t n = lane_addresses(in, lanes, addresses);
+  const std::span<std::uint64_t> active(addresses.data(), n);
   if (n > 0 && access.space == StateSpace::generic) access.space = space_of_generic(addresses[0]);
   if (access.space == StateSpace::generic) note_generic_as_global(in, access);  // no lane active
   if (access.space == StateSpace::shared) {
-    bank_conflict_ways(std::span(addresses.data(), n), bytes, access);
+    count_bank_passes(active, bytes, access);
   } else if (access.space == StateSpace::constant || access.space == StateSpace::param) {  // param: through a generic address
-    for (std::size_t i = 0; i < n; ++i) addresses[i] >>= 2;
-    std::sort(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(n));
-    access.transactions = static_cast<std::int32_t>(std::unique(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(n)) - addresses.begin());
+    access.transactions = distinct_words(active);
   } else {
-    std::array<std::uint64_t, 32 * 4> sectors;  // filled up to `count`
-    std::size_t count = 0;
-    bool sorted = true;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t a = addresses[i];
-      for (std::uint64_t s = a >> 5; s <= (a + bytes - 1) >> 5 && count < sectors.size(); ++s) {
-        if (count > 0 && sectors[count - 1] == s) continue;  // coalesced lanes share sectors
-        if (count > 0 && sectors[count - 1] > s) sorted = false;
-        sectors[count++] = s;
-      }
-    }
-    if (!sorted) std::sort(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count));
-    const auto distinct = std::unique(sectors.begin(), sectors.begin() + static_cast<std::ptrdiff_t>(count)) - sectors.begin();
-    note_sectors(in, std::span(sectors.data(), static_cast<std::size_t>(distinct)), access);
+    SectorBuffer sectors;
+    const std::size_t distinct = distinct_sectors(active, bytes, sectors);
+    note_sectors(in, std::span(sectors.data(), distinct), access);
     if (access.space == StateSpace::global && n > 0) {
-      const auto [low, high] = std::minmax_element(addresses.begin(), addresses.begin() + static_cast<std::ptrdiff_t>(n));
+      const auto [low, high] = std::minmax_element(active.begin(), active.end());
       access.ideal = coalesced_sectors(access.transactions, n, bytes, *low, *high);
     }
   }

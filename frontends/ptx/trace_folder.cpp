@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 
 namespace warpsim::ptx {
 namespace {
@@ -101,8 +102,8 @@ bool TraceItem::operator==(const TraceItem& other) const {
   return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
          space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count &&
          use_distance == other.use_distance && hoist == other.hoist && asynchronous == other.asynchronous &&
-         same_address == other.same_address && hot_updates_milli == other.hot_updates_milli && ideal == other.ideal && mix == other.mix &&
-         body == other.body;
+         same_address == other.same_address && hot_updates_milli == other.hot_updates_milli && ideal == other.ideal &&
+         (kind != Kind::calc || mix == other.mix) && (kind != Kind::loop || body == other.body);  // only calcs have mixes, only loops bodies
 }
 
 void rehash(TraceItem& item) {
@@ -114,7 +115,7 @@ void rehash(TraceItem& item) {
   h = mix(h, static_cast<std::size_t>(item.space) * 8 + (item.asynchronous ? 4 : 0) + (item.opens_period ? 2 : 0) + (item.broadcast ? 1 : 0));
   h = mix(h, static_cast<std::size_t>(item.use_distance) ^ static_cast<std::size_t>(item.mix.issue) << 20 ^
                  static_cast<std::size_t>(item.hoist) << 44);
-  for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+  for (std::size_t p = 0; p < isa::kPipeCount && item.kind == TraceItem::Kind::calc; ++p) {  // only calcs have mixes
     if (item.mix.work[p] != 0 || item.mix.chain[p] != 0) h = mix(h, p ^ static_cast<std::size_t>(item.mix.work[p]) << 8 ^ static_cast<std::size_t>(item.mix.chain[p]) << 36);
   }
   for (const TraceItem& b : item.body) h = mix(h, b.hash);
@@ -149,9 +150,7 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction, Divergence d
   };
   for (const Arg& src : instruction.srcs) consider(src);
   consider(instruction.address.base);
-  RegisterChain out;
-  out.run = run_;
-  if (from != nullptr) out = *from;
+  RegisterChain out = from != nullptr ? *from : RegisterChain{run_, 0, {}};
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
     out.length += use.chain[p] * kNominalLatency[p];
     out.path[p] += use.chain[p];
@@ -205,11 +204,14 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
 
 void TraceFolder::push_in_period(TraceItem item) {
   if (!in_period_) {
-    TraceItem opening;
-    opening.kind = TraceItem::Kind::calc;
-    opening.opens_period = true;
-    rehash(opening);
-    push(std::move(opening));
+    static const TraceItem kOpening = [] {
+      TraceItem opening;
+      opening.kind = TraceItem::Kind::calc;
+      opening.opens_period = true;
+      rehash(opening);
+      return opening;
+    }();
+    push(kOpening);
     in_period_ = true;
   }
   push(std::move(item));
@@ -223,6 +225,7 @@ void TraceFolder::flush_calc() {
   item.count = pending_calc_;
   item.mix = pending_mix_;
   item.source = std::move(pending_source_);
+  pending_source_ = std::move(spare_source_);  // a matched item's, to fill again without allocating
   item.opens_period = !in_period_;
   pending_calc_ = 0;
   pending_mix_ = {};
@@ -237,7 +240,10 @@ void TraceFolder::flush_calc() {
 // is one more iteration. A mismatch puts the matched items back as plain items.
 void TraceFolder::push(TraceItem item) {
   if (!items_.empty() && items_.back().kind == TraceItem::Kind::loop) {
-    if (match_next(item)) return;
+    if (match_next(item)) {
+      if (item.source.capacity() > spare_source_.capacity()) spare_source_ = std::move(item.source);
+      return;
+    }
     std::vector<TraceItem> prefix = matched_items();
     cursor_.clear();
     for (TraceItem& p : prefix) append(std::move(p));
@@ -427,7 +433,9 @@ std::vector<TraceItem> TraceFolder::finish() {
     cursor_.clear();
     for (TraceItem& p : prefix) append(std::move(p));
   }
-  std::vector<TraceItem> result = std::move(items_);
+  // Moved into a vector of its own size: items_ keeps its storage for the next warp (regrowing
+  // it from nothing for every warp was a tenth of --emulate-all's time, in page faults).
+  std::vector<TraceItem> result(std::make_move_iterator(items_.begin()), std::make_move_iterator(items_.end()));
   items_.clear();
   changed_from(0);
   positions_by_hash_ = {};  // not clear(): a long warp's bucket array would be wiped again at every later warp

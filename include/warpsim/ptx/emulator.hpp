@@ -162,6 +162,9 @@ class WarpEmulator {
   // Sets the access's sectors and 128-byte lines from its distinct sectors (sorted), and shows them
   // to the observer.
   void note_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors, Access& access);
+  // The addresses the active `lanes` of memory instruction `in` touch, in lane order: how many.
+  using LaneAddresses = std::array<std::uint64_t, 32>;
+  std::size_t lane_addresses(const DecodedInstruction& in, std::uint32_t lanes, LaneAddresses& out) const;
   std::uint64_t instruction_key() const;  // of the instruction being executed (ReuseTable)
   void note_unknown_branch(const DecodedInstruction& in);
   void note_generic_as_global(const DecodedInstruction& in, Access& access);

@@ -130,6 +130,7 @@ class TraceFolder final : public InstructionSink {
   std::int64_t pending_calc_ = 0;
   isa::CalcMix pending_mix_;
   std::vector<LineCount> pending_source_;  // the pending calc run's lines
+  std::vector<LineCount> spare_source_;    // storage for the next run's lines (from a matched item)
   isa::PipeCounts segment_path_{};  // the current segment's longest chain
   std::int64_t segment_length_ = 0;
   std::pair<int, int> last_position_{};  // line, column of the run's latest instruction
