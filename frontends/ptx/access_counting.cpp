@@ -10,13 +10,23 @@ void count_bank_passes(std::span<const std::uint64_t> addresses, std::uint64_t b
   // no conflict (a broadcast, a row of a tile, two rows of a padded one). The words are marked
   // in a 64-bit window around the first lane's, without branches on the addresses.
   if (bytes <= 4 && !addresses.empty()) {
-    const std::uint64_t first = addresses[0] >> 2;
+    const std::uint64_t origin = (addresses[0] >> 2) - 32;  // the window's first word
     std::uint64_t outside = 0, window = 0;
-    for (const std::uint64_t a : addresses) {
-      const std::uint64_t at = (a >> 2) - first + 32;  // in 0 .. 63 within the window
-      outside |= (at >> 6) | static_cast<std::uint64_t>((a & 3) + bytes > 4);
-      window |= std::uint64_t{1} << (at & 63);
+    if (bytes == 4) {  // aligned when the addresses' low bits all are
+      std::uint64_t low_bits = 0;
+      for (const std::uint64_t a : addresses) low_bits |= a;
+      outside = low_bits & 3;
+    } else {
+      for (const std::uint64_t a : addresses) outside |= static_cast<std::uint64_t>((a & 3) + bytes > 4);
     }
+    std::array<std::uint64_t, 32> at;  // each lane's word in the window: 0 .. 63 within it
+    const std::size_t n = std::min(addresses.size(), at.size());
+    for (std::size_t i = 0; i < n; ++i) {  // vectorised
+      at[i] = (addresses[i] >> 2) - origin;
+      outside |= at[i] >> 6;
+    }
+    for (std::size_t i = 0; i < n; ++i) window |= std::uint64_t{1} << (at[i] & 63);
+    outside |= addresses.size() - n;
     if (outside == 0 && 63 - std::countl_zero(window) - std::countr_zero(window) < 32) {
       access.transactions = 1;
       access.ideal = 1;

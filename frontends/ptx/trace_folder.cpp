@@ -83,7 +83,14 @@ bool longer(std::int64_t length, const isa::PipeCounts& path, std::int64_t other
 }  // namespace
 
 void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli, int branch_line) {
-  // Mostly the next line, or one already there (a loop's body again).
+  // Mostly the same line as the last, the next, or one already there (a loop's body again).
+  if (!lines.empty() && lines.back().line == line) {
+    LineCount& last = lines.back();
+    last.instructions += instructions;
+    last.idle_milli += idle_milli;
+    if (branch_line != 0) last.branch_line = branch_line;
+    return;
+  }
   if (lines.empty() || lines.back().line < line) {
     lines.push_back({line, instructions, idle_milli, branch_line});
     return;
@@ -202,7 +209,7 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
   }
 }
 
-void TraceFolder::push_in_period(TraceItem item) {
+void TraceFolder::push_in_period(TraceItem&& item) {
   if (!in_period_) {
     static const TraceItem kOpening = [] {
       TraceItem opening;
@@ -211,7 +218,7 @@ void TraceFolder::push_in_period(TraceItem item) {
       rehash(opening);
       return opening;
     }();
-    push(kOpening);
+    push(TraceItem(kOpening));
     in_period_ = true;
   }
   push(std::move(item));
@@ -238,7 +245,7 @@ void TraceFolder::flush_calc() {
 
 // While the last item is a loop, arriving items are matched against its body; a complete match
 // is one more iteration. A mismatch puts the matched items back as plain items.
-void TraceFolder::push(TraceItem item) {
+void TraceFolder::push(TraceItem&& item) {
   if (!items_.empty() && items_.back().kind == TraceItem::Kind::loop) {
     if (match_next(item)) {
       if (item.source.capacity() > spare_source_.capacity()) spare_source_ = std::move(item.source);
@@ -290,7 +297,7 @@ std::vector<TraceItem> TraceFolder::matched_items() const {
   return out;
 }
 
-void TraceFolder::append(TraceItem item) {
+void TraceFolder::append(TraceItem&& item) {
   items_.push_back(std::move(item));
   while (fold_tail()) {
   }

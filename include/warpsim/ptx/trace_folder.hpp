@@ -93,9 +93,9 @@ class TraceFolder final : public InstructionSink {
  private:
   void flush_calc();
   // An access or barrier inside a paper period: the period's +9 goes before it if it opens one.
-  void push_in_period(TraceItem item);
-  void push(TraceItem item);
-  void append(TraceItem item);
+  void push_in_period(TraceItem&& item);
+  void push(TraceItem&& item);
+  void append(TraceItem&& item);
   // Matching arriving items against the next iteration of items_.back() (a loop), item by item
   // of its body's expansion, into nested loops too (those of at most kMaxMatchedExpansion items):
   // true when `item` is the next one. The cursor is then one further, or, at the body's end, the
