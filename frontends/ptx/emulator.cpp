@@ -281,11 +281,11 @@ EmulationPlace WarpEmulator::place(std::uint32_t pc) const {
   return p;
 }
 
-std::int64_t WarpEmulator::run_class(const BlockBox& box, std::int64_t warp, TraceFolder& folder, std::vector<ClassSplit>& splits) {
+std::int64_t WarpEmulator::run_class(const BlockBox& box, std::int64_t warp, RepeatableSink& folder, std::vector<ClassSplit>& splits) {
   return run_box(box, warp, folder, &folder, &splits);
 }
 
-std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, TraceFolder* folder,
+std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, RepeatableSink* folder,
                                    std::vector<ClassSplit>* splits) {
   box_ = box;
   block_index_ = Dim3{box.dims[0].start, box.dims[1].start, box.dims[2].start};

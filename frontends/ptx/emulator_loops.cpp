@@ -171,7 +171,7 @@ bool WarpEmulator::start_run(std::size_t tracker) {
   run.steps = steps_;
   run.unknown_branches = unknown_branches_.count;
   run.generic_as_global = generic_as_global_.count;
-  run.folder = folder_->signature();
+  run.folder = folder_->mark();
   trackers_[tracker].running = true;
   runs_.push_back(std::move(run));
   return true;
@@ -220,7 +220,7 @@ WarpEmulator::RunEnd WarpEmulator::end_run(LoopRun& run) {
                      "warp " + std::to_string(warp_) + " ran more than " + std::to_string(options_.max_steps_per_warp) +
                          " instructions (the limit; raise it with --max-steps)");
   }
-  if (!folder_->repeat_since(run.folder, more)) {
+  if (!folder_->repeat_since(*run.folder, more)) {
     drop_run();
     return RunEnd::soft_failure;
   }

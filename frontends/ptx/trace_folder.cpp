@@ -373,7 +373,8 @@ TraceFolder::Signature TraceFolder::signature() const {
   return s;
 }
 
-bool TraceFolder::repeat_since(const Signature& before, std::int64_t times) {
+bool TraceFolder::repeat_since(const Mark& mark, std::int64_t times) {
+  const auto& before = static_cast<const Signature&>(mark);  // marks come from mark()
   if (times <= 0) return true;
   const bool same_cursor = std::equal(cursor_.begin(), cursor_.end(), before.cursor.begin(), before.cursor.end(),
                                       [](const MatchFrame& now, const std::pair<std::size_t, std::int64_t>& then) {

@@ -21,7 +21,6 @@
 #include "warpsim/ptx/input_contents.hpp"
 #include "warpsim/ptx/instruction_sink.hpp"
 #include "warpsim/ptx/kernel_ir.hpp"
-#include "warpsim/ptx/trace_folder.hpp"
 #include "warpsim/ptx/warp_program_map.hpp"
 
 namespace warpsim::ptx {
@@ -128,7 +127,7 @@ class WarpEmulator {
   // continuing with its child 0; RestartClass for a residue cut), so at the end every block
   // left in the box issues exactly this stream. Loops whose iterations provably repeat are
   // run in closed form into `folder`. Returns the warp instructions issued per block.
-  std::int64_t run_class(const BlockBox& box, std::int64_t warp, TraceFolder& folder, std::vector<ClassSplit>& splits);
+  std::int64_t run_class(const BlockBox& box, std::int64_t warp, RepeatableSink& folder, std::vector<ClassSplit>& splits);
 
   // The branches on unknown values met since the last call, and a fresh count.
   UnknownBranchReport take_unknown_branches() { return std::exchange(unknown_branches_, UnknownBranchReport{}); }
@@ -153,7 +152,7 @@ class WarpEmulator {
     std::vector<StackEntry> stack;
   };
   void start_frame(std::uint32_t function, std::uint32_t mask, std::uint32_t return_pc);
-  std::int64_t run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, TraceFolder* folder,
+  std::int64_t run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, RepeatableSink* folder,
                        std::vector<ClassSplit>* splits);
   void execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown);
   bool fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing);
@@ -281,7 +280,7 @@ class WarpEmulator {
     std::int64_t steps = 0;
     std::int64_t unknown_branches = 0;
     std::int64_t generic_as_global = 0;
-    TraceFolder::Signature folder;
+    std::unique_ptr<RepeatableSink::Mark> folder;
   };
   void loop_arrival();
   bool take_snapshot(LoopSnapshot& s) const;
@@ -301,7 +300,7 @@ class WarpEmulator {
   std::vector<std::vector<std::uint32_t>> relevant_list_;  // per function: its relevant registers
   std::vector<ClassSplit>* splits_ = nullptr;
   BlockBox box_;
-  TraceFolder* folder_ = nullptr;  // loops run in closed form only with a folder
+  RepeatableSink* folder_ = nullptr;  // loops run in closed form only with a folder
   std::vector<LoopTracker> trackers_;
   std::vector<LoopRun> runs_;   // innermost last
   std::int64_t steps_ = 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "warpsim/ptx/kernel_ir.hpp"
 #include "warpsim/isa/program.hpp"
@@ -52,6 +53,22 @@ class InstructionSink {
   // One instruction issued by the warp; `access` is set for memory instructions (not ld.param,
   // st.param). Block barriers arrive with no access (DecodedInstruction::block_barrier).
   virtual void instruction(const DecodedInstruction& instruction, const Access* access, Divergence divergence) = 0;
+};
+
+// A sink that can take again, in closed form, a stretch of the instructions it was given: what
+// the emulator's closed-form loops need of the trace folder (trace_folder.hpp), and no more.
+class RepeatableSink : public InstructionSink {
+ public:
+  // What the sink knows of itself at one moment, to repeat what arrives after it.
+  class Mark {
+   public:
+    virtual ~Mark() = default;
+  };
+  virtual std::unique_ptr<Mark> mark() const = 0;
+  // The instructions that arrived since `before` (a mark of this sink) arrive `times` more
+  // times, in closed form: false, with nothing changed, where the sink cannot prove that it
+  // would end exactly as if they had arrived one by one.
+  virtual bool repeat_since(const Mark& before, std::int64_t times) = 0;
 };
 
 }  // namespace warpsim::ptx

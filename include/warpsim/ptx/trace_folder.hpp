@@ -60,14 +60,14 @@ struct TraceItem {
   bool operator==(const TraceItem& other) const;
 };
 
-class TraceFolder final : public InstructionSink {
+class TraceFolder final : public RepeatableSink {
  public:
   void instruction(const DecodedInstruction& instruction, const Access* access, Divergence divergence) override;
   // The folded stream; the folder is empty afterwards and can take the next warp.
   std::vector<TraceItem> finish();
 
   // What repeating a stretch of the stream needs to know of the folder before it.
-  struct Signature {
+  struct Signature : Mark {
     struct Item {
       std::size_t hash = 0;
       std::size_t body_hash = 0;  // loops
@@ -83,12 +83,13 @@ class TraceFolder final : public InstructionSink {
     bool in_period = false;
   };
   Signature signature() const;
+  std::unique_ptr<Mark> mark() const override { return std::make_unique<Signature>(signature()); }
   // The instructions that arrived since `before` was taken arrive `times` more times: done in
   // closed form when the folder provably ends exactly as it would have (the stretch started and
   // ended inside a paper period or outside one alike, and only added to the pending calc run, or
   // only raised the count of one loop, whose count nothing else can be compared with). False,
   // with nothing changed, otherwise.
-  bool repeat_since(const Signature& before, std::int64_t times);
+  bool repeat_since(const Mark& before, std::int64_t times) override;
 
  private:
   void flush_calc();
