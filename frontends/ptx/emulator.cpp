@@ -32,142 +32,6 @@ void for_lanes(std::uint32_t mask, F f) {
   }
 }
 
-bool compare_int(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t) {
-  const int bits = width(t);
-  return t.is_signed() ? compare_ordered(c, sign_extend(a, bits), sign_extend(b, bits))
-                       : compare_ordered(c, truncate(a, bits), truncate(b, bits));
-}
-
-bool compare_float(Compare c, double x, double y) {
-  const bool unordered = std::isnan(x) || std::isnan(y);
-  switch (c) {
-    case Compare::eq: return !unordered && x == y;
-    case Compare::ne: return !unordered && x != y;
-    case Compare::lt: return !unordered && x < y;
-    case Compare::le: return !unordered && x <= y;
-    case Compare::gt: return !unordered && x > y;
-    case Compare::ge: return !unordered && x >= y;
-    case Compare::equ: return unordered || x == y;
-    case Compare::neu: return unordered || x != y;
-    case Compare::ltu: return unordered || x < y;
-    case Compare::leu: return unordered || x <= y;
-    case Compare::gtu: return unordered || x > y;
-    case Compare::geu: return unordered || x >= y;
-    case Compare::num: return !unordered;
-    case Compare::nan: return unordered;
-    default: return false;
-  }
-}
-
-bool combine(BoolOp op, bool a, bool c) {
-  switch (op) {
-    case BoolOp::and_: return a && c;
-    case BoolOp::or_: return a || c;
-    case BoolOp::xor_: return a != c;
-    case BoolOp::none: return a;
-  }
-  return a;
-}
-
-// Integer result of a two- or three-operand arithmetic instruction; false when undefined.
-bool integer_op(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t& r) {
-  const ScalarType t = in.type;
-  const int bits = width(t);
-  const bool s = t.is_signed();
-  const auto product = [&](MulMode mode) -> std::uint64_t {
-    if (mode == MulMode::lo) return a * b;
-    const Wide x = s ? static_cast<Wide>(sign_extend(a, bits)) : static_cast<Wide>(truncate(a, bits));
-    const Wide y = s ? static_cast<Wide>(sign_extend(b, bits)) : static_cast<Wide>(truncate(b, bits));
-    const Wide p = x * y;
-    return mode == MulMode::wide ? static_cast<std::uint64_t>(p) : static_cast<std::uint64_t>(p >> bits);
-  };
-  switch (in.opcode) {
-    case Opcode::mov: r = a; return true;
-    case Opcode::add: r = a + b; return true;
-    case Opcode::sub: r = a - b; return true;
-    case Opcode::mul: r = product(in.mul_mode); return true;
-    case Opcode::mad: r = product(in.mul_mode) + c; return true;
-    case Opcode::mul24: r = mul24(a, b, s, in.mul_mode == MulMode::hi); return true;
-    case Opcode::mad24: r = mul24(a, b, s, in.mul_mode == MulMode::hi) + c; return true;
-    case Opcode::div:
-    case Opcode::rem:
-      if (truncate(b, bits) == 0) return false;
-      if (s) {
-        const std::int64_t x = sign_extend(a, bits), y = sign_extend(b, bits);
-        if (y == -1 && x == std::numeric_limits<std::int64_t>::min()) return false;
-        r = static_cast<std::uint64_t>(in.opcode == Opcode::div ? x / y : x % y);
-      } else {
-        const std::uint64_t x = truncate(a, bits), y = truncate(b, bits);
-        r = in.opcode == Opcode::div ? x / y : x % y;
-      }
-      return true;
-    case Opcode::abs: r = sign_extend(a, bits) < 0 ? ~a + 1 : a; return true;  // abs(INT_MIN) wraps to INT_MIN
-    case Opcode::neg: r = ~a + 1; return true;
-    case Opcode::min:
-    case Opcode::max: {
-      const bool less = s ? sign_extend(a, bits) < sign_extend(b, bits) : truncate(a, bits) < truncate(b, bits);
-      r = (in.opcode == Opcode::min) == less ? a : b;
-      return true;
-    }
-    case Opcode::and_: r = a & b; return true;
-    case Opcode::or_: r = a | b; return true;
-    case Opcode::xor_: r = a ^ b; return true;
-    case Opcode::not_: r = t.kind == TypeKind::pred ? !a : ~a; return true;
-    case Opcode::cnot: r = truncate(a, bits) == 0 ? 1 : 0; return true;
-    case Opcode::shl: r = truncate(b, 32) >= static_cast<std::uint64_t>(bits) ? 0 : a << truncate(b, 32); return true;
-    case Opcode::shr: {
-      const std::uint64_t n = std::min<std::uint64_t>(truncate(b, 32), static_cast<std::uint64_t>(bits));
-      if (s) {
-        r = static_cast<std::uint64_t>(sign_extend(a, bits) >> std::min<std::uint64_t>(n, 63));
-      } else {
-        r = n >= static_cast<std::uint64_t>(bits) ? 0 : truncate(a, bits) >> n;
-      }
-      return true;
-    }
-    case Opcode::popc: r = static_cast<std::uint64_t>(std::popcount(truncate(a, bits))); return true;
-    case Opcode::clz: r = static_cast<std::uint64_t>(std::countl_zero(truncate(a, bits)) - (64 - bits)); return true;
-    case Opcode::bfind: {  // the most significant non-sign bit, 0xFFFFFFFF when there is none
-      std::uint64_t v = truncate(a, bits);
-      if (s && sign_extend(a, bits) < 0) v = truncate(~a, bits);
-      r = v == 0 ? 0xFFFFFFFFu : static_cast<std::uint64_t>(63 - std::countl_zero(v));
-      return true;
-    }
-    case Opcode::brev: {
-      std::uint64_t v = truncate(a, bits), out = 0;
-      for (int i = 0; i < bits; ++i) out |= ((v >> i) & 1) << (bits - 1 - i);
-      r = out;
-      return true;
-    }
-    case Opcode::bfe: {
-      const std::uint64_t pos = b & 0xFF, len = c & 0xFF;
-      if (len == 0) { r = 0; return true; }
-      const std::uint64_t v = pos >= static_cast<std::uint64_t>(bits) ? 0 : truncate(a, bits) >> pos;
-      const std::uint64_t field = len >= 64 ? v : v & ((std::uint64_t{1} << len) - 1);
-      r = s && len < 64 && ((field >> (len - 1)) & 1) ? field | ~((std::uint64_t{1} << len) - 1) : field;
-      return true;
-    }
-    case Opcode::lop3:  // the truth table is an immediate
-      if (in.srcs.size() < 4 || in.srcs[3].kind != Arg::Kind::imm) return false;
-      r = lop3(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c),
-               static_cast<std::uint8_t>(in.srcs[3].imm));
-      return true;
-    case Opcode::shf:
-      r = funnel_shift(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c),
-                       in.shift_left, in.shift_clamp);
-      return true;
-    case Opcode::prmt:
-      r = permute_bytes(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c),
-                        in.permute_mode);
-      return true;
-    case Opcode::sad: {
-      const bool less = s ? sign_extend(a, bits) < sign_extend(b, bits) : truncate(a, bits) < truncate(b, bits);
-      r = (less ? b - a : a - b) + c;
-      return true;
-    }
-    default: return false;
-  }
-}
-
 }  // namespace
 
 WarpEmulator::WarpEmulator(const DecodedModule& module, std::uint32_t entry, Dim3 grid, Dim3 block,
@@ -761,11 +625,11 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
       const ScalarType t = in.src_type;
       const bool has_c = in.srcs.size() > 2;
       const auto outcome = [&](int lane, bool second) {
-        bool r = t.is_float() ? compare_float(in.compare, float_operand(in, read(a, lane), t),
+        bool r = t.is_float() ? compare_floats(in.compare, float_operand(in, read(a, lane), t),
                                               float_operand(in, read(b, lane), t))
-                              : compare_int(in.compare, read(a, lane), read(b, lane), t);
+                              : compare_integers(in.compare, read(a, lane), read(b, lane), t);
         if (second) r = !r;
-        return has_c ? combine(in.bool_op, r, read(c, lane) != 0) : r;
+        return has_c ? combine_predicates(in.bool_op, r, read(c, lane) != 0) : r;
       };
       for (std::size_t i = 0; i < in.dsts.size() && i < 2; ++i) {
         const bool second = i == 1;
@@ -927,7 +791,7 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
     if (in.dsts[i].kind == Arg::Kind::reg) known_[base + in.dsts[i].reg] &= ~executing;
   }
   if (fast_integer_op(in, base, gtrue & inputs, executing)) return;
-  write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) { return integer_op(in, read(a, lane), read(b, lane), read(c, lane), v); });
+  write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) { return integer_result(in, read(a, lane), read(b, lane), read(c, lane), v); });
 }
 
 // The common integer instructions over all 32 lanes at once (the compiler vectorises these

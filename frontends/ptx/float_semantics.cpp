@@ -342,4 +342,25 @@ bool convert(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, std
 
 std::uint64_t float_one(ScalarType type) { return float_bits(1.0, float_format(type).value_or(FloatFormat::f32)); }
 
+bool compare_floats(Compare c, double x, double y) {
+  const bool unordered = std::isnan(x) || std::isnan(y);
+  switch (c) {
+    case Compare::eq: return !unordered && x == y;
+    case Compare::ne: return !unordered && x != y;
+    case Compare::lt: return !unordered && x < y;
+    case Compare::le: return !unordered && x <= y;
+    case Compare::gt: return !unordered && x > y;
+    case Compare::ge: return !unordered && x >= y;
+    case Compare::equ: return unordered || x == y;
+    case Compare::neu: return unordered || x != y;
+    case Compare::ltu: return unordered || x < y;
+    case Compare::leu: return unordered || x <= y;
+    case Compare::gtu: return unordered || x > y;
+    case Compare::geu: return unordered || x >= y;
+    case Compare::num: return !unordered;
+    case Compare::nan: return unordered;
+    default: return false;
+  }
+}
+
 }  // namespace warpsim::ptx

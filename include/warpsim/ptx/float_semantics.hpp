@@ -39,4 +39,8 @@ bool convert(const DecodedInstruction& in, std::uint64_t a, std::uint64_t b, std
 // 1.0 in float `type`: what set writes for true.
 std::uint64_t float_one(ScalarType type);
 
+// setp's comparison of two floating-point values: the ordered comparisons are false, the
+// unordered (equ, ltu, ...) true, when either is NaN; num and nan test for NaN alone.
+bool compare_floats(Compare c, double x, double y);
+
 }  // namespace warpsim::ptx
