@@ -251,9 +251,7 @@ void TraceFolder::push(TraceItem&& item) {
       if (item.source.capacity() > spare_source_.capacity()) spare_source_ = std::move(item.source);
       return;
     }
-    std::vector<TraceItem> prefix = matched_items();
-    cursor_.clear();
-    for (TraceItem& p : prefix) append(std::move(p));
+    put_back_matched();
   }
   append(std::move(item));
 }
@@ -284,6 +282,13 @@ bool TraceFolder::match_next(const TraceItem& item) {
     cursor_.pop_back();
   }
   return true;
+}
+
+void TraceFolder::put_back_matched() {
+  if (cursor_.empty()) return;
+  std::vector<TraceItem> prefix = matched_items();
+  cursor_.clear();
+  for (TraceItem& p : prefix) append(std::move(p));
 }
 
 std::vector<TraceItem> TraceFolder::matched_items() const {
@@ -436,11 +441,7 @@ bool TraceFolder::repeat_since(const Mark& mark, std::int64_t times) {
 std::vector<TraceItem> TraceFolder::finish() {
   flush_calc();
   in_period_ = false;
-  if (!cursor_.empty()) {
-    std::vector<TraceItem> prefix = matched_items();
-    cursor_.clear();
-    for (TraceItem& p : prefix) append(std::move(p));
-  }
+  put_back_matched();
   // Moved into a vector of its own size: items_ keeps its storage for the next warp (regrowing
   // it from nothing for every warp was a tenth of --emulate-all's time, in page faults).
   std::vector<TraceItem> result(std::make_move_iterator(items_.begin()), std::make_move_iterator(items_.end()));

@@ -104,6 +104,8 @@ class TraceFolder final : public RepeatableSink {
   bool match_next(const TraceItem& item);
   // The items matched so far, expanded, in arrival order.
   std::vector<TraceItem> matched_items() const;
+  // A mismatch (or the warp's end): the matched items become plain items again, in order.
+  void put_back_matched();
   struct MatchFrame {
     const std::vector<TraceItem>* body = nullptr;  // the items of this level's loop (heap storage: stable)
     std::int64_t count = 0;                        // that loop's iterations (nested levels)
