@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/splitmix.hpp"
 
 namespace warpsim::ptx {
 namespace {
@@ -21,14 +22,6 @@ double number(std::string_view text, const std::string& what, const std::string&
     throw InputError(what + ": " + quote_for_message(std::string(text)) + " in " + quote_for_message(spec) + " is not a number");
   }
   return v;
-}
-
-// splitmix64: a fixed, well-mixed stream of element values from the element's offset.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
 }
 
 std::uint64_t fnv1a(const std::vector<std::uint8_t>& bytes) {
@@ -68,7 +61,7 @@ std::optional<std::uint64_t> InputContents::value_at(std::uint64_t offset, Scala
     case Kind::constant: return encode(value, type);
     case Kind::uniform: {
       // The element the load starts in, drawn once: the same offset reads the same value.
-      const double u = static_cast<double>(mix(offset) >> 11) * 0x1.0p-53;  // [0, 1)
+      const double u = static_cast<double>(isa::splitmix64(offset) >> 11) * 0x1.0p-53;  // [0, 1)
       const bool whole = !type.is_float();
       const double v = whole ? std::floor(low + u * (std::floor(high) - std::ceil(low) + 1)) : low + u * (high - low);
       return encode(whole ? std::max(std::ceil(low), v) : v, type);

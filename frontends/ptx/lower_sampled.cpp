@@ -13,6 +13,7 @@
 #include <random>
 #include <unordered_set>
 
+#include "warpsim/isa/splitmix.hpp"
 #include "warpsim/ptx/lowering_streams.hpp"
 
 namespace warpsim::ptx {
@@ -26,11 +27,7 @@ struct SampledBlock {
 // Which sampled block (index into the sample) block `block` runs like: a hash of the block, so
 // that the blocks of one SM or one wave do not fall on the same sampled block in a pattern.
 std::size_t stand_in(std::int64_t block, std::uint64_t seed, std::size_t sampled) {
-  std::uint64_t h = static_cast<std::uint64_t>(block) * 0x9e3779b97f4a7c15ULL ^ seed * 0xbf58476d1ce4e5b9ULL;
-  h ^= h >> 31;
-  h *= 0x94d049bb133111ebULL;
-  h ^= h >> 29;
-  return static_cast<std::size_t>(h % sampled);
+  return static_cast<std::size_t>(isa::splitmix64(static_cast<std::uint64_t>(block) ^ isa::splitmix64(seed)) % sampled);
 }
 
 // The number of blocks to emulate: what the budget buys at the cost per block seen, within the bounds.

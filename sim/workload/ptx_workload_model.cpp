@@ -9,6 +9,7 @@
 
 #include "warpsim/ptx/kernel_params.hpp"
 #include "warpsim/isa/input_error.hpp"
+#include "warpsim/isa/splitmix.hpp"
 #include "warpsim/core/simulate_core.hpp"
 #include "warpsim/grid/launch_rejected.hpp"
 
@@ -62,11 +63,8 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
     }
     const std::uint64_t salt = random();
     const auto pattern_of_run = [&](std::int64_t sm, std::int64_t run) {
-      std::uint64_t h = (static_cast<std::uint64_t>(sm) << 32 ^ static_cast<std::uint64_t>(run)) * 0x9e3779b97f4a7c15ULL ^ salt;
-      h ^= h >> 29;
-      h *= 0xbf58476d1ce4e5b9ULL;
-      h ^= h >> 32;
-      return static_cast<std::size_t>(h % kRunPatterns);
+      return static_cast<std::size_t>(isa::splitmix64((static_cast<std::uint64_t>(sm) << 32 ^ static_cast<std::uint64_t>(run)) ^ salt) %
+                                      kRunPatterns);
     };
     each.push_back(grid::time_grid_mixed(
         gpu, planned, tp_us, std::nullopt,
