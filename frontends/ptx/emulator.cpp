@@ -476,8 +476,9 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     const Arg& base = in.address.base;
     if (std::popcount(lanes) == 1 && (base.kind == Arg::Kind::imm || (known_[frame.register_base + base.reg] & lanes) != 0)) {
       // A bulk copy issued by one lane (the usual case): the sectors its byte range spans.
-      const std::uint64_t a = (base.kind == Arg::Kind::imm ? base.imm : values_[(frame.register_base + base.reg) * 32 + static_cast<std::size_t>(std::countr_zero(lanes))]) +
-                              static_cast<std::uint64_t>(in.address.offset);
+      LaneAddresses one;
+      lane_addresses(in, lanes, one);
+      const std::uint64_t a = one[0];
       access.transactions = static_cast<std::int32_t>(std::min<std::uint64_t>(((a + bytes - 1) >> 5) - (a >> 5) + 1, 1u << 30));
       access.lines = static_cast<std::int32_t>(std::min<std::uint64_t>(((a + bytes - 1) >> 7) - (a >> 7) + 1, 1u << 30));
       return access;
