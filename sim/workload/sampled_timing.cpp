@@ -1,0 +1,71 @@
+#include "warpsim/workload/sampled_timing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "warpsim/isa/splitmix.hpp"
+
+namespace warpsim::sim::workload {
+
+namespace {
+// How many arrangements of a sampled launch's blocks are timed (enough for a t-interval), and
+// how many run patterns each draws.
+constexpr std::uint64_t kSampledArrangements = 8;
+constexpr std::size_t kRunPatterns = 16;
+}  // namespace
+
+grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launch& planned, double tp_us,
+                                     const ptx::Sampling& sampling, const grid::MixedCoreTime& core_time) {
+  // A sampled launch (docs/ptx.md, "Sampling"): every block runs a sampled block's programs, drawn
+  // at random. Such a launch is one draw of how the blocks not emulated may be arranged; the real
+  // launch is another. So that its cost does not grow with the launch, each arrangement draws a
+  // pool of kRunPatterns run patterns (which sampled block stands at each place of a run of
+  // active blocks) and gives every run of every SM one of them at random: the core packages are
+  // then at most the pool's. The launch is timed for kSampledArrangements arrangements: the
+  // estimate is their mean, and the 95% prediction interval for one more draw (Student's t) is
+  // where the real launch's time should fall.
+  const grid::GridPlan plan = grid::plan_grid(gpu, planned);
+  const std::int64_t sms = std::max<std::int64_t>(1, gpu.sm_count);
+  const std::int64_t per_run = std::max<std::int64_t>(1, plan.active_blocks_per_sm);
+  std::vector<grid::GridTiming> each;
+  std::vector<double> cycles;
+  for (std::uint64_t draw = 0; draw < kSampledArrangements; ++draw) {
+    std::mt19937_64 random(sampling.seed * 0x9e3779b97f4a7c15ULL + draw);
+    std::uniform_int_distribution<std::size_t> any(0, sampling.programs.size() - 1);
+    std::vector<std::vector<std::size_t>> patterns(kRunPatterns, std::vector<std::size_t>(static_cast<std::size_t>(per_run)));
+    for (auto& pattern : patterns) {
+      for (std::size_t& block : pattern) block = any(random);
+    }
+    const std::uint64_t salt = random();
+    const auto pattern_of_run = [&](std::int64_t sm, std::int64_t run) {
+      return static_cast<std::size_t>(isa::splitmix64((static_cast<std::uint64_t>(sm) << 32 ^ static_cast<std::uint64_t>(run)) ^ salt) %
+                                      kRunPatterns);
+    };
+    each.push_back(grid::time_grid_mixed(
+        gpu, planned, tp_us, std::nullopt,
+        [&](std::int64_t block, std::int64_t warp) {
+          const std::int64_t on_sm = block / sms;  // the SM's blocks in order, runs of per_run
+          const std::size_t stand_in =
+              patterns[pattern_of_run(block % sms, on_sm / per_run)][static_cast<std::size_t>(on_sm % per_run)];
+          return sampling.programs[stand_in][static_cast<std::size_t>(warp)];
+        },
+        core_time));
+    cycles.push_back(each.back().cycles);
+  }
+  double mean = 0;
+  for (const double c : cycles) mean += c / static_cast<double>(cycles.size());
+  const double half = ptx::prediction_half_width(cycles);
+  // The draw nearest the mean gives the plan and run times shown; the total is the mean.
+  const auto nearest = std::min_element(each.begin(), each.end(), [&](const grid::GridTiming& a, const grid::GridTiming& b) {
+    return std::abs(a.cycles - mean) < std::abs(b.cycles - mean);
+  });
+  grid::GridTiming timing = *nearest;
+  timing.cycles = mean;
+  timing.time_us = tp_us + mean / gpu.clock_mhz;
+  timing.low_us = tp_us + std::max(0.0, mean - half) / gpu.clock_mhz;
+  timing.high_us = tp_us + (mean + half) / gpu.clock_mhz;
+  return timing;
+}
+
+}  // namespace warpsim::sim::workload
