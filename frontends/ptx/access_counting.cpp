@@ -6,31 +6,19 @@
 namespace warpsim::ptx {
 
 void count_bank_passes(std::span<const std::uint64_t> addresses, std::uint64_t bytes, Access& access) {
-  // Each lane within one word and all the words within 32 consecutive ones: one bank each, so
-  // no conflict (a broadcast, a row of a tile, two rows of a padded one). The words are marked
-  // in a 64-bit window around the first lane's, without branches on the addresses.
-  if (bytes <= 4 && !addresses.empty()) {
-    const std::uint64_t origin = (addresses[0] >> 2) - 32;  // the window's first word
-    std::uint64_t outside = 0, window = 0;
-    if (bytes == 4) {  // aligned when the addresses' low bits all are
-      std::uint64_t low_bits = 0;
-      for (const std::uint64_t a : addresses) low_bits |= a;
-      outside = low_bits & 3;
-    } else {
-      for (const std::uint64_t a : addresses) outside |= static_cast<std::uint64_t>((a & 3) + bytes > 4);
+  // All the words the lanes touch within 32 consecutive ones: at most one per bank, so no
+  // conflict (a broadcast, a row of a tile, two rows of a padded one, a vector access's quarter
+  // warp). One pass for the lowest and highest word, with no branch on the addresses.
+  if (!addresses.empty()) {
+    std::uint64_t lowest = ~std::uint64_t{0}, highest = 0;
+    for (const std::uint64_t a : addresses) {
+      lowest = std::min(lowest, a >> 2);
+      highest = std::max(highest, (a + bytes - 1) >> 2);
     }
-    std::array<std::uint64_t, 32> at;  // each lane's word in the window: 0 .. 63 within it
-    const std::size_t n = std::min(addresses.size(), at.size());
-    for (std::size_t i = 0; i < n; ++i) {  // vectorised
-      at[i] = (addresses[i] >> 2) - origin;
-      outside |= at[i] >> 6;
-    }
-    for (std::size_t i = 0; i < n; ++i) window |= std::uint64_t{1} << (at[i] & 63);
-    outside |= addresses.size() - n;
-    if (outside == 0 && 63 - std::countl_zero(window) - std::countr_zero(window) < 32) {
+    if (highest - lowest < 32) {
       access.transactions = 1;
       access.ideal = 1;
-      access.broadcast = std::popcount(window) == 1 && addresses.size() > 1;
+      access.broadcast = highest == lowest && addresses.size() > 1;
       return;
     }
   }
