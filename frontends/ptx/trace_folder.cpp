@@ -105,8 +105,10 @@ void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions
   }
 }
 
-bool TraceItem::operator==(const TraceItem& other) const {
-  return hash == other.hash && kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
+bool TraceItem::operator==(const TraceItem& other) const { return hash == other.hash && same_except_hash(other); }
+
+bool TraceItem::same_except_hash(const TraceItem& other) const {
+  return kind == other.kind && opens_period == other.opens_period && broadcast == other.broadcast &&
          space == other.space && transactions == other.transactions && lines == other.lines && reuse == other.reuse && count == other.count &&
          use_distance == other.use_distance && hoist == other.hoist && asynchronous == other.asynchronous &&
          same_address == other.same_address && hot_updates_milli == other.hot_updates_milli && ideal == other.ideal &&
@@ -130,8 +132,9 @@ void rehash(TraceItem& item) {
 }
 
 void TraceFolder::close_segment() {
-  for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.chain[p] += segment_path_[p];
-  segment_path_ = {};
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.chain[p] += paths_[segment_path_][p];
+  paths_.resize(1);
+  segment_path_ = 0;
   segment_length_ = 0;
   ++run_;
 }
@@ -153,21 +156,26 @@ void TraceFolder::add_to_run(const DecodedInstruction& instruction, Divergence d
   const auto consider = [&](const Arg& arg) {
     if (arg.kind != Arg::Kind::reg || arg.reg >= chains_.size()) return;
     const RegisterChain& c = chains_[arg.reg];
-    if (c.run == run_ && (from == nullptr || longer(c.length, c.path, from->length, from->path))) from = &c;
+    if (c.run == run_ && (from == nullptr || longer(c.length, paths_[c.path], from->length, paths_[from->path]))) from = &c;
   };
   for (const Arg& src : instruction.srcs) consider(src);
   consider(instruction.address.base);
-  RegisterChain out = from != nullptr ? *from : RegisterChain{run_, 0, {}};
-  for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
-    out.length += use.chain[p] * kNominalLatency[p];
-    out.path[p] += use.chain[p];
+  RegisterChain out = from != nullptr ? *from : RegisterChain{run_, 0, 0};
+  std::int64_t step = 0;
+  for (std::size_t p = 0; p < isa::kPipeCount; ++p) step += use.chain[p] * kNominalLatency[p];
+  if (step != 0) {  // the instruction lengthens the chain: a new path (nominal latencies are all positive)
+    isa::PipeCounts path = paths_[out.path];
+    for (std::size_t p = 0; p < isa::kPipeCount; ++p) path[p] += use.chain[p];
+    paths_.push_back(path);
+    out.path = static_cast<std::uint32_t>(paths_.size() - 1);
+    out.length += step;
   }
   for (const Arg& dst : instruction.dsts) {
     if (dst.kind != Arg::Kind::reg) continue;
     if (dst.reg >= chains_.size()) chains_.resize(dst.reg + 1);
     chains_[dst.reg] = out;
   }
-  if (longer(out.length, out.path, segment_length_, segment_path_)) {
+  if (longer(out.length, paths_[out.path], segment_length_, paths_[segment_path_])) {
     segment_length_ = out.length;
     segment_path_ = out.path;
   }
@@ -200,7 +208,6 @@ void TraceFolder::instruction(const DecodedInstruction& instruction, const Acces
       item.asynchronous = instruction.opcode == Opcode::cp_async;
     }
   }
-  rehash(item);
   if (access != nullptr && access->space == StateSpace::global) {
     push(std::move(item));
     in_period_ = false;
@@ -239,12 +246,12 @@ void TraceFolder::flush_calc() {
   pending_source_.clear();
   in_segment_ = false;
   in_period_ = true;
-  rehash(item);
   push(std::move(item));
 }
 
 // While the last item is a loop, arriving items are matched against its body; a complete match
-// is one more iteration. A mismatch puts the matched items back as plain items.
+// is one more iteration. A mismatch puts the matched items back as plain items. An arriving item
+// is hashed only when it is kept: most match.
 void TraceFolder::push(TraceItem&& item) {
   if (!items_.empty() && items_.back().kind == TraceItem::Kind::loop) {
     if (match_next(item)) {
@@ -253,6 +260,7 @@ void TraceFolder::push(TraceItem&& item) {
     }
     put_back_matched();
   }
+  rehash(item);
   append(std::move(item));
 }
 
@@ -266,7 +274,7 @@ bool TraceFolder::match_next(const TraceItem& item) {
     cursor_.push_back({&expected->body, expected->count, 0, 0});
     expected = &expected->body.front();
   }
-  if (!(*expected == item)) return false;
+  if (!expected->same_except_hash(item)) return false;
   // One item further: past each body's end, the next iteration or the enclosing level.
   while (++cursor_.back().index == cursor_.back().body->size()) {
     if (cursor_.size() == 1) {
@@ -372,7 +380,7 @@ TraceFolder::Signature TraceFolder::signature() const {
   s.pending_calc = pending_calc_;
   s.pending_mix = pending_mix_;
   s.pending_source = pending_source_;
-  s.segment_path = segment_path_;
+  s.segment_path = paths_[segment_path_];
   s.segment_length = segment_length_;
   s.in_period = in_period_;
   return s;
@@ -386,7 +394,7 @@ bool TraceFolder::repeat_since(const Mark& mark, std::int64_t times) {
                                         return now.index == then.first && now.iteration == then.second;
                                       });
   if (!same_cursor || in_period_ != before.in_period || items_.size() != before.items.size() ||
-      segment_path_ != before.segment_path || segment_length_ != before.segment_length) {
+      paths_[segment_path_] != before.segment_path || segment_length_ != before.segment_length) {
     return false;
   }
   const std::size_t n = items_.size();

@@ -58,6 +58,7 @@ struct TraceItem {
   int line = 0;
 
   bool operator==(const TraceItem& other) const;
+  bool same_except_hash(const TraceItem& other) const;  // for an arriving item, not yet hashed
 };
 
 class TraceFolder final : public RepeatableSink {
@@ -124,17 +125,20 @@ class TraceFolder final : public RepeatableSink {
   // run_ tells the current segment's register entries from older ones: no clearing.
   void add_to_run(const DecodedInstruction& instruction, Divergence divergence);
   void close_segment();
+  // The longest chain into a register. Its path (the instructions of each pipe along it) lies in
+  // paths_, so that an instruction copies a register's chain in 16 bytes, not 136.
   struct RegisterChain {
     std::uint32_t run = 0;
+    std::uint32_t path = 0;   // in paths_ (valid while run == run_)
     std::int64_t length = 0;  // nominal latency, to choose the longest path (trace_folder.cpp)
-    isa::PipeCounts path{};   // the instructions of each pipe along it
   };
 
   std::int64_t pending_calc_ = 0;
   isa::CalcMix pending_mix_;
   std::vector<LineCount> pending_source_;  // the pending calc run's lines
   std::vector<LineCount> spare_source_;    // storage for the next run's lines (from a matched item)
-  isa::PipeCounts segment_path_{};  // the current segment's longest chain
+  std::vector<isa::PipeCounts> paths_{isa::PipeCounts{}};  // the current segment's chain paths; paths_[0] is empty
+  std::uint32_t segment_path_ = 0;  // the current segment's longest chain, in paths_
   std::int64_t segment_length_ = 0;
   std::pair<int, int> last_position_{};  // line, column of the run's latest instruction
   bool in_segment_ = false;
