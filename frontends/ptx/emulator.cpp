@@ -625,6 +625,14 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
     case Opcode::set: {
       const ScalarType t = in.src_type;
       const bool has_c = in.srcs.size() > 2;
+      if (in.opcode == Opcode::setp && !t.is_float() && !has_c && in.dsts.size() == 1 && in.srcs.size() == 2 &&
+          plain_operand(a) && plain_operand(b)) {  // the commonest: all lanes compared at once
+        const std::uint32_t holds = compare_integer_lanes(in.compare, lane_operand(a, base), lane_operand(b, base), t);
+        return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
+          v = holds >> lane & 1;
+          return true;
+        });
+      }
       const auto outcome = [&](int lane, bool second) {
         bool r = t.is_float() ? compare_floats(in.compare, float_operand(in, read(a, lane), t),
                                               float_operand(in, read(b, lane), t))
@@ -795,6 +803,16 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
   write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) { return integer_result(in, read(a, lane), read(b, lane), read(c, lane), v); });
 }
 
+std::array<std::uint64_t, 32> WarpEmulator::lane_operand(const Arg& arg, std::size_t base) const {
+  std::array<std::uint64_t, 32> lanes;
+  if (arg.kind == Arg::Kind::reg) {
+    std::copy_n(&values_[(base + arg.reg) * 32], 32, lanes.begin());
+  } else {
+    lanes.fill(arg.imm);
+  }
+  return lanes;
+}
+
 // The common integer instructions over all 32 lanes at once (the compiler vectorises these
 // loops); results are kept only for `lanes`. False when the instruction needs the general path.
 bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
@@ -809,13 +827,8 @@ bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t bas
   }
   std::array<std::array<std::uint64_t, 32>, 3> operand;
   for (std::size_t i = 0; i < in.srcs.size(); ++i) {
-    const Arg& arg = in.srcs[i];
-    if (arg.negated || arg.kind == Arg::Kind::sink || arg.kind == Arg::Kind::none) return false;
-    if (arg.kind == Arg::Kind::reg) {
-      std::copy_n(&values_[(base + arg.reg) * 32], 32, operand[i].begin());
-    } else {
-      operand[i].fill(arg.imm);
-    }
+    if (!plain_operand(in.srcs[i])) return false;
+    operand[i] = lane_operand(in.srcs[i], base);
   }
   std::array<std::uint64_t, 32> r;
   const auto& a = operand[0];

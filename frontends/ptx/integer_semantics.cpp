@@ -65,6 +65,45 @@ bool compare_integers(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t)
                        : compare_ordered(c, truncate(a, bits), truncate(b, bits));
 }
 
+namespace {
+template <typename T>
+std::uint32_t compare_lanes(Compare c, const std::array<T, 32>& x, const std::array<T, 32>& y) {
+  std::uint32_t out = 0;
+  const auto each = [&](auto holds) {
+    for (unsigned l = 0; l < 32; ++l) out |= static_cast<std::uint32_t>(holds(x[l], y[l])) << l;
+  };
+  switch (c) {
+    case Compare::eq: each([](T p, T q) { return p == q; }); break;
+    case Compare::ne: each([](T p, T q) { return p != q; }); break;
+    case Compare::lt: case Compare::lo: each([](T p, T q) { return p < q; }); break;
+    case Compare::le: case Compare::ls: each([](T p, T q) { return p <= q; }); break;
+    case Compare::gt: case Compare::hi: each([](T p, T q) { return p > q; }); break;
+    case Compare::ge: case Compare::hs: each([](T p, T q) { return p >= q; }); break;
+    default: break;  // the float-only comparisons: false, as compare_ordered
+  }
+  return out;
+}
+}  // namespace
+
+std::uint32_t compare_integer_lanes(Compare c, const std::array<std::uint64_t, 32>& a, const std::array<std::uint64_t, 32>& b,
+                                    ScalarType t) {
+  const int bits = width(t);
+  if (t.is_signed()) {
+    std::array<std::int64_t, 32> x, y;
+    for (unsigned l = 0; l < 32; ++l) {
+      x[l] = sign_extend(a[l], bits);
+      y[l] = sign_extend(b[l], bits);
+    }
+    return compare_lanes(c, x, y);
+  }
+  std::array<std::uint64_t, 32> x, y;
+  for (unsigned l = 0; l < 32; ++l) {
+    x[l] = truncate(a[l], bits);
+    y[l] = truncate(b[l], bits);
+  }
+  return compare_lanes(c, x, y);
+}
+
 bool combine_predicates(BoolOp op, bool a, bool c) {
   switch (op) {
     case BoolOp::and_: return a && c;

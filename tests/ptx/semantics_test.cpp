@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 
 #include "warpsim/ptx/decode.hpp"
 #include "warpsim/ptx/float_semantics.hpp"
@@ -180,6 +181,33 @@ TEST(PtxSemantics, IntegerInstructions) {
   EXPECT_TRUE(shf.shift_clamp);
   EXPECT_FALSE(decoded("shf.r.wrap.b32 %r0, %r1, %r2, %r3;").shift_left);
   EXPECT_EQ(decoded("prmt.b32.ecl %r0, %r1, %r2, %r3;").permute_mode, PermuteMode::ecl);
+}
+
+TEST(PtxSemantics, LaneWideComparisonsAgreeWithTheLaneByLaneOnes) {
+  // Values near each width's sign bit and its wrap-around, in every type and comparison.
+  std::mt19937_64 random(5);
+  const std::uint64_t edges[] = {0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF,
+                                 0x100000000, 0x7FFFFFFFFFFFFFFF, 0x8000000000000000, ~std::uint64_t{0}};
+  const auto any_value = [&] { return random() % 2 == 0 ? edges[random() % std::size(edges)] : random() >> (random() % 64); };
+  for (const TypeKind kind : {TypeKind::s, TypeKind::u, TypeKind::b}) {
+    for (const int bits : {8, 16, 32, 64}) {
+      const ScalarType t{kind, static_cast<std::uint8_t>(bits), 1};
+      for (int c = 0; c <= static_cast<int>(Compare::nan); ++c) {
+        for (int trial = 0; trial < 20; ++trial) {
+          std::array<std::uint64_t, 32> a, b;
+          for (std::size_t l = 0; l < 32; ++l) {
+            a[l] = any_value();
+            b[l] = l % 4 == 0 ? a[l] : any_value();
+          }
+          const std::uint32_t holds = compare_integer_lanes(static_cast<Compare>(c), a, b, t);
+          for (unsigned l = 0; l < 32; ++l) {
+            ASSERT_EQ((holds >> l & 1) != 0, compare_integers(static_cast<Compare>(c), a[l], b[l], t))
+                << "compare " << c << ", " << bits << " bits, lane " << l;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(PtxSemantics, UnmodelledFormsAreNamed) {
