@@ -8,6 +8,7 @@
 
 #include "warpsim/ptx/access_counting.hpp"
 #include "warpsim/ptx/lane_arith.hpp"
+#include "warpsim/ptx/lane_loops.hpp"
 #include "warpsim/ptx/relevance.hpp"
 #include "warpsim/ptx/float_semantics.hpp"
 #include "warpsim/ptx/integer_semantics.hpp"
@@ -392,7 +393,7 @@ void WarpEmulator::note_sectors(const DecodedInstruction& in, std::span<const st
   }
 }
 
-std::size_t WarpEmulator::lane_addresses(const DecodedInstruction& in, std::uint32_t lanes, LaneAddresses& out) const {
+WARPSIM_LANE_LOOPS std::size_t WarpEmulator::lane_addresses(const DecodedInstruction& in, std::uint32_t lanes, LaneAddresses& out) const {
   const Arg& base = in.address.base;
   const auto offset = static_cast<std::uint64_t>(in.address.offset);
   if (base.kind != Arg::Kind::reg) {
@@ -519,6 +520,85 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     }
   }
   return access;
+}
+
+std::array<std::uint64_t, 32> WarpEmulator::lane_operand(const Arg& arg, std::size_t base) const {
+  std::array<std::uint64_t, 32> lanes;
+  if (arg.kind == Arg::Kind::reg) {
+    std::copy_n(&values_[(base + arg.reg) * 32], 32, lanes.begin());
+  } else {
+    lanes.fill(arg.imm);
+  }
+  return lanes;
+}
+
+// The common integer instructions over all 32 lanes at once (the compiler vectorises these
+// loops); results are kept only for `lanes`. False when the instruction needs the general path.
+WARPSIM_LANE_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
+  if (in.dsts.size() != 1 || in.dsts[0].kind != Arg::Kind::reg || in.srcs.empty() || in.srcs.size() > 3) return false;
+  const bool low_product = in.mul_mode == MulMode::lo;
+  const bool wide32 = in.mul_mode == MulMode::wide && in.type.bits == 32;
+  switch (in.opcode) {
+    case Opcode::mov: case Opcode::add: case Opcode::sub: case Opcode::and_: case Opcode::or_: case Opcode::xor_: break;
+    case Opcode::mul: case Opcode::mad: if (!low_product && !wide32) return false; break;
+    case Opcode::rem: case Opcode::div: if (in.type.bits != 32) return false; break;
+    default: return false;
+  }
+  std::array<std::array<std::uint64_t, 32>, 3> operand;
+  for (std::size_t i = 0; i < in.srcs.size(); ++i) {
+    if (!plain_operand(in.srcs[i])) return false;
+    operand[i] = lane_operand(in.srcs[i], base);
+  }
+  std::array<std::uint64_t, 32> r;
+  const auto& a = operand[0];
+  const auto& b = operand[1];
+  const auto& c = operand[2];
+  switch (in.opcode) {
+    case Opcode::mov: r = a; break;
+    case Opcode::add: for (int l = 0; l < 32; ++l) r[l] = a[l] + b[l]; break;
+    case Opcode::sub: for (int l = 0; l < 32; ++l) r[l] = a[l] - b[l]; break;
+    case Opcode::and_: for (int l = 0; l < 32; ++l) r[l] = a[l] & b[l]; break;
+    case Opcode::or_: for (int l = 0; l < 32; ++l) r[l] = a[l] | b[l]; break;
+    case Opcode::xor_: for (int l = 0; l < 32; ++l) r[l] = a[l] ^ b[l]; break;
+    case Opcode::mul:
+    case Opcode::mad: {
+      std::array<std::uint64_t, 32> x1 = a, x2 = b;
+      if (wide32) {  // 32 x 32 -> 64 bits: extend the operands, then an ordinary product
+        for (int l = 0; l < 32; ++l) {
+          x1[l] = in.type.is_signed() ? static_cast<std::uint64_t>(sign_extend(a[l], 32)) : truncate(a[l], 32);
+          x2[l] = in.type.is_signed() ? static_cast<std::uint64_t>(sign_extend(b[l], 32)) : truncate(b[l], 32);
+        }
+      }
+      for (int l = 0; l < 32; ++l) r[l] = x1[l] * x2[l] + (in.opcode == Opcode::mad ? c[l] : 0);
+      break;
+    }
+    case Opcode::rem:
+    case Opcode::div: {
+      for (int l = 0; l < 32; ++l) {
+        if (((lanes >> l) & 1) == 0) continue;
+        if (static_cast<std::uint32_t>(b[l]) == 0) return false;  // undefined: the general path says unknown
+        if (in.type.is_signed()) {
+          const auto x = static_cast<std::int32_t>(a[l]), y = static_cast<std::int32_t>(b[l]);
+          if (y == -1) return false;
+          r[l] = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.opcode == Opcode::rem ? x % y : x / y));
+        } else {
+          const auto x = static_cast<std::uint32_t>(a[l]), y = static_cast<std::uint32_t>(b[l]);
+          r[l] = in.opcode == Opcode::rem ? x % y : x / y;
+        }
+      }
+      break;
+    }
+    default: return false;
+  }
+  const Frame& frame = frames_.back();
+  const std::size_t row = (base + in.dsts[0].reg) * 32;
+  const int bits = width(module_.functions[frame.function].register_types[in.dsts[0].reg]);
+  const std::uint64_t keep = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  for (int l = 0; l < 32; ++l) {
+    if ((lanes >> l) & 1) values_[row + static_cast<std::size_t>(l)] = r[l] & keep;
+  }
+  known_[base + in.dsts[0].reg] = (known_[base + in.dsts[0].reg] & ~executing) | lanes;
+  return true;
 }
 
 void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown) {
@@ -803,83 +883,6 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
   write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) { return integer_result(in, read(a, lane), read(b, lane), read(c, lane), v); });
 }
 
-std::array<std::uint64_t, 32> WarpEmulator::lane_operand(const Arg& arg, std::size_t base) const {
-  std::array<std::uint64_t, 32> lanes;
-  if (arg.kind == Arg::Kind::reg) {
-    std::copy_n(&values_[(base + arg.reg) * 32], 32, lanes.begin());
-  } else {
-    lanes.fill(arg.imm);
-  }
-  return lanes;
-}
 
-// The common integer instructions over all 32 lanes at once (the compiler vectorises these
-// loops); results are kept only for `lanes`. False when the instruction needs the general path.
-bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
-  if (in.dsts.size() != 1 || in.dsts[0].kind != Arg::Kind::reg || in.srcs.empty() || in.srcs.size() > 3) return false;
-  const bool low_product = in.mul_mode == MulMode::lo;
-  const bool wide32 = in.mul_mode == MulMode::wide && in.type.bits == 32;
-  switch (in.opcode) {
-    case Opcode::mov: case Opcode::add: case Opcode::sub: case Opcode::and_: case Opcode::or_: case Opcode::xor_: break;
-    case Opcode::mul: case Opcode::mad: if (!low_product && !wide32) return false; break;
-    case Opcode::rem: case Opcode::div: if (in.type.bits != 32) return false; break;
-    default: return false;
-  }
-  std::array<std::array<std::uint64_t, 32>, 3> operand;
-  for (std::size_t i = 0; i < in.srcs.size(); ++i) {
-    if (!plain_operand(in.srcs[i])) return false;
-    operand[i] = lane_operand(in.srcs[i], base);
-  }
-  std::array<std::uint64_t, 32> r;
-  const auto& a = operand[0];
-  const auto& b = operand[1];
-  const auto& c = operand[2];
-  switch (in.opcode) {
-    case Opcode::mov: r = a; break;
-    case Opcode::add: for (int l = 0; l < 32; ++l) r[l] = a[l] + b[l]; break;
-    case Opcode::sub: for (int l = 0; l < 32; ++l) r[l] = a[l] - b[l]; break;
-    case Opcode::and_: for (int l = 0; l < 32; ++l) r[l] = a[l] & b[l]; break;
-    case Opcode::or_: for (int l = 0; l < 32; ++l) r[l] = a[l] | b[l]; break;
-    case Opcode::xor_: for (int l = 0; l < 32; ++l) r[l] = a[l] ^ b[l]; break;
-    case Opcode::mul:
-    case Opcode::mad: {
-      std::array<std::uint64_t, 32> x1 = a, x2 = b;
-      if (wide32) {  // 32 x 32 -> 64 bits: extend the operands, then an ordinary product
-        for (int l = 0; l < 32; ++l) {
-          x1[l] = in.type.is_signed() ? static_cast<std::uint64_t>(sign_extend(a[l], 32)) : truncate(a[l], 32);
-          x2[l] = in.type.is_signed() ? static_cast<std::uint64_t>(sign_extend(b[l], 32)) : truncate(b[l], 32);
-        }
-      }
-      for (int l = 0; l < 32; ++l) r[l] = x1[l] * x2[l] + (in.opcode == Opcode::mad ? c[l] : 0);
-      break;
-    }
-    case Opcode::rem:
-    case Opcode::div: {
-      for (int l = 0; l < 32; ++l) {
-        if (((lanes >> l) & 1) == 0) continue;
-        if (static_cast<std::uint32_t>(b[l]) == 0) return false;  // undefined: the general path says unknown
-        if (in.type.is_signed()) {
-          const auto x = static_cast<std::int32_t>(a[l]), y = static_cast<std::int32_t>(b[l]);
-          if (y == -1) return false;
-          r[l] = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.opcode == Opcode::rem ? x % y : x / y));
-        } else {
-          const auto x = static_cast<std::uint32_t>(a[l]), y = static_cast<std::uint32_t>(b[l]);
-          r[l] = in.opcode == Opcode::rem ? x % y : x / y;
-        }
-      }
-      break;
-    }
-    default: return false;
-  }
-  const Frame& frame = frames_.back();
-  const std::size_t row = (base + in.dsts[0].reg) * 32;
-  const int bits = width(module_.functions[frame.function].register_types[in.dsts[0].reg]);
-  const std::uint64_t keep = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-  for (int l = 0; l < 32; ++l) {
-    if ((lanes >> l) & 1) values_[row + static_cast<std::size_t>(l)] = r[l] & keep;
-  }
-  known_[base + in.dsts[0].reg] = (known_[base + in.dsts[0].reg] & ~executing) | lanes;
-  return true;
-}
 
 }  // namespace warpsim::ptx
