@@ -1,12 +1,12 @@
 #include "warpsim/ptx/access_counting.hpp"
-#include "warpsim/ptx/lane_loops.hpp"
+#include "warpsim/ptx/vector_loops.hpp"
 
 #include <algorithm>
 #include <bit>
 
 namespace warpsim::ptx {
 
-WARPSIM_LANE_LOOPS void count_bank_passes(std::span<const std::uint64_t> addresses, std::uint64_t bytes, Access& access) {
+WARPSIM_VECTOR_LOOPS void count_bank_passes(std::span<const std::uint64_t> addresses, std::uint64_t bytes, Access& access) {
   // All the words the lanes touch within 32 consecutive ones: at most one per bank, so no
   // conflict (a broadcast, a row of a tile, two rows of a padded one, a vector access's quarter
   // warp). One pass for the lowest and highest word, with no branch on the addresses.

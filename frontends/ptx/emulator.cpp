@@ -8,7 +8,7 @@
 
 #include "warpsim/ptx/access_counting.hpp"
 #include "warpsim/ptx/lane_arith.hpp"
-#include "warpsim/ptx/lane_loops.hpp"
+#include "warpsim/ptx/vector_loops.hpp"
 #include "warpsim/ptx/relevance.hpp"
 #include "warpsim/ptx/float_semantics.hpp"
 #include "warpsim/ptx/integer_semantics.hpp"
@@ -393,7 +393,7 @@ void WarpEmulator::note_sectors(const DecodedInstruction& in, std::span<const st
   }
 }
 
-WARPSIM_LANE_LOOPS std::size_t WarpEmulator::lane_addresses(const DecodedInstruction& in, std::uint32_t lanes, LaneAddresses& out) const {
+WARPSIM_VECTOR_LOOPS std::size_t WarpEmulator::lane_addresses(const DecodedInstruction& in, std::uint32_t lanes, LaneAddresses& out) const {
   const Arg& base = in.address.base;
   const auto offset = static_cast<std::uint64_t>(in.address.offset);
   if (base.kind != Arg::Kind::reg) {
@@ -534,7 +534,7 @@ std::array<std::uint64_t, 32> WarpEmulator::lane_operand(const Arg& arg, std::si
 
 // The common integer instructions over all 32 lanes at once (the compiler vectorises these
 // loops); results are kept only for `lanes`. False when the instruction needs the general path.
-WARPSIM_LANE_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
+WARPSIM_VECTOR_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
   if (in.dsts.size() != 1 || in.dsts[0].kind != Arg::Kind::reg || in.srcs.empty() || in.srcs.size() > 3) return false;
   const bool low_product = in.mul_mode == MulMode::lo;
   const bool wide32 = in.mul_mode == MulMode::wide && in.type.bits == 32;

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "warpsim/ptx/lane_arith.hpp"
-#include "warpsim/ptx/lane_loops.hpp"
+#include "warpsim/ptx/vector_loops.hpp"
 
 namespace warpsim::ptx {
 
@@ -86,7 +86,7 @@ std::uint32_t compare_lanes(Compare c, const std::array<T, 32>& x, const std::ar
 }
 }  // namespace
 
-WARPSIM_LANE_LOOPS std::uint32_t compare_integer_lanes(Compare c, const std::array<std::uint64_t, 32>& a, const std::array<std::uint64_t, 32>& b,
+WARPSIM_VECTOR_LOOPS std::uint32_t compare_integer_lanes(Compare c, const std::array<std::uint64_t, 32>& a, const std::array<std::uint64_t, 32>& b,
                                     ScalarType t) {
   const int bits = width(t);
   if (t.is_signed()) {

@@ -4,6 +4,8 @@
 #include <array>
 #include <iterator>
 
+#include "warpsim/ptx/vector_loops.hpp"
+
 namespace warpsim::ptx {
 namespace {
 
@@ -139,7 +141,7 @@ void TraceFolder::close_segment() {
   ++run_;
 }
 
-void TraceFolder::add_to_run(const DecodedInstruction& instruction, Divergence divergence) {
+WARPSIM_VECTOR_LOOPS void TraceFolder::add_to_run(const DecodedInstruction& instruction, Divergence divergence) {
   // A source position not after the previous instruction's is a backward jump (or a call of a
   // function written earlier in the file), which starts a segment. Positions, not addresses:
   // the segments must not depend on where the functions happen to lie in memory.
