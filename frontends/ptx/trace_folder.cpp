@@ -166,9 +166,10 @@ WARPSIM_VECTOR_LOOPS void TraceFolder::add_to_run(const DecodedInstruction& inst
   std::int64_t step = 0;
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) step += use.chain[p] * kNominalLatency[p];
   if (step != 0) {  // the instruction lengthens the chain: a new path (nominal latencies are all positive)
-    isa::PipeCounts path = paths_[out.path];
-    for (std::size_t p = 0; p < isa::kPipeCount; ++p) path[p] += use.chain[p];
-    paths_.push_back(path);
+    paths_.emplace_back();  // written in place: a copy through the stack stalled on store forwarding
+    const isa::PipeCounts& before = paths_[out.path];
+    isa::PipeCounts& path = paths_.back();
+    for (std::size_t p = 0; p < isa::kPipeCount; ++p) path[p] = before[p] + use.chain[p];
     out.path = static_cast<std::uint32_t>(paths_.size() - 1);
     out.length += step;
   }
