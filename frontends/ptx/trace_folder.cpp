@@ -319,12 +319,20 @@ void TraceFolder::append(TraceItem&& item) {
   }
 }
 
+std::uint64_t TraceFolder::run_hash(std::size_t begin, std::size_t length) const {
+  return prefix_[begin + length] - prefix_[begin] * kRunPowers[length];
+}
+
 bool TraceFolder::fold_tail() {
   const std::size_t n = items_.size();
   sync_tail_index();
   // A loop followed by one more copy of its body: one more iteration (the nearest loop first).
-  for (auto at = loop_positions_.rbegin(); at != loop_positions_.rend(); ++at) {
-    if (*at >= n - 1) continue;
+  // Only the loops whose body, copied once after them, would end here can be.
+  const auto ending = loops_ending_at_.find(n - 1);
+  const std::vector<std::size_t> none;
+  const std::vector<std::size_t>& candidates = ending != loops_ending_at_.end() ? ending->second : none;
+  for (auto at = candidates.rbegin(); at != candidates.rend(); ++at) {
+    if (*at >= n - 1) continue;  // stale (the items were folded since)
     const std::size_t k = n - 1 - *at;
     if (k > kMaxBodyItems) break;
     if (body_sizes_[n - 1 - k] != k) continue;
@@ -347,17 +355,8 @@ bool TraceFolder::fold_tail() {
     changed_from(n - 2);
     return true;
   }
-  // The same k items twice in a row: a loop of two iterations (the shortest first). Only the
-  // earlier items with the last item's hash can end the first copy.
-  const std::vector<std::size_t>& same = positions_by_hash_[hashes_[n - 1]];
-  for (auto at = same.rbegin(); at != same.rend(); ++at) {
-    if (*at >= n - 1) continue;
-    const std::size_t k = n - 1 - *at;
-    if (2 * k > n || k > kMaxBodyItems) break;
-    if (hashes_[n - 1 - k] != hashes_[n - 1] || run_hash(n - 2 * k, k) != run_hash(n - k, k) ||
-        !ranges_equal(items_, n - 2 * k, n - k, k)) {
-      continue;
-    }
+  // The same k items twice in a row: a loop of two iterations (the shortest first).
+  const auto fold_last = [&](std::size_t k) {
     TraceItem loop;
     loop.kind = TraceItem::Kind::loop;
     loop.count = 2;
@@ -367,6 +366,25 @@ bool TraceFolder::fold_tail() {
     changed_from(n - 2 * k);
     rehash(loop);
     items_.push_back(std::move(loop));
+  };
+  if (n >= 2 && hashes_[n - 2] == hashes_[n - 1] && items_[n - 2] == items_[n - 1]) {
+    fold_last(1);
+    return true;
+  }
+  // Longer: only the earlier items that, with the item before them, look like the last two can
+  // end the first copy (an index of item pairs: single items matched too many candidates).
+  if (n < 4) return false;
+  const std::vector<std::size_t>& same = positions_by_pair_[pair_key(n - 1)];
+  for (auto at = same.rbegin(); at != same.rend(); ++at) {
+    if (*at >= n - 1) continue;  // stale (the items were folded since)
+    const std::size_t k = n - 1 - *at;
+    if (2 * k > n || k > kMaxBodyItems) break;
+    if (k < 2 || hashes_[n - 1 - k] != hashes_[n - 1] || hashes_[n - 2 - k] != hashes_[n - 2] ||
+        (k > 2 && hashes_[n - 3 - k] != hashes_[n - 3])) {
+      continue;
+    }
+    if (run_hash(n - 2 * k, k) != run_hash(n - k, k) || !ranges_equal(items_, n - 2 * k, n - k, k)) continue;
+    fold_last(k);
     return true;
   }
   return false;
@@ -458,12 +476,13 @@ std::vector<TraceItem> TraceFolder::finish() {
   std::vector<TraceItem> result(std::make_move_iterator(items_.begin()), std::make_move_iterator(items_.end()));
   items_.clear();
   changed_from(0);
-  positions_by_hash_ = {};  // not clear(): a long warp's bucket array would be wiped again at every later warp
-  loop_positions_.clear();
+  positions_by_pair_ = {};  // not clear(): a long warp's bucket array would be wiped again at every later warp
+  loops_ending_at_ = {};
   return result;
 }
 
-std::uint64_t TraceFolder::run_power(std::size_t length) { return kRunPowers[length]; }
+
+std::size_t TraceFolder::pair_key(std::size_t i) const { return mix(hashes_[i - 1], hashes_[i]); }
 
 void TraceFolder::sync_tail_index() {
   const std::size_t n = items_.size();
@@ -476,11 +495,16 @@ void TraceFolder::sync_tail_index() {
     hashes_[i] = item.hash;
     body_sizes_[i] = item.kind == TraceItem::Kind::loop ? item.body.size() : 0;
     prefix_[i + 1] = prefix_[i] * kRunBase + item.hash;
-    while (!loop_positions_.empty() && loop_positions_.back() >= i) loop_positions_.pop_back();
-    if (body_sizes_[i] > 0) loop_positions_.push_back(i);
-    std::vector<std::size_t>& same = positions_by_hash_[item.hash];
-    while (!same.empty() && same.back() >= i) same.pop_back();
-    same.push_back(i);
+    if (body_sizes_[i] > 0) {
+      std::vector<std::size_t>& ending_here = loops_ending_at_[i + body_sizes_[i]];
+      while (!ending_here.empty() && ending_here.back() >= i) ending_here.pop_back();
+      ending_here.push_back(i);
+    }
+    if (i > 0) {
+      std::vector<std::size_t>& same = positions_by_pair_[pair_key(i)];
+      while (!same.empty() && same.back() >= i) same.pop_back();
+      same.push_back(i);
+    }
   }
 }
 
