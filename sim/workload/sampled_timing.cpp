@@ -33,9 +33,13 @@ grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launc
   for (std::uint64_t draw = 0; draw < kSampledArrangements; ++draw) {
     std::mt19937_64 random(sampling.seed * 0x9e3779b97f4a7c15ULL + draw);
     std::uniform_int_distribution<std::size_t> any(0, sampling.programs.size() - 1);
+    // A bootstrap resample of the sampled blocks: the arrangements then also vary as another
+    // sample of the launch's blocks would, not only in where the same blocks stand.
+    std::vector<std::size_t> resample(sampling.programs.size());
+    for (std::size_t& block : resample) block = any(random);
     std::vector<std::vector<std::size_t>> patterns(kRunPatterns, std::vector<std::size_t>(static_cast<std::size_t>(per_run)));
     for (auto& pattern : patterns) {
-      for (std::size_t& block : pattern) block = any(random);
+      for (std::size_t& block : pattern) block = resample[any(random)];
     }
     const std::uint64_t salt = random();
     const auto pattern_of_run = [&](std::int64_t sm, std::int64_t run) {
