@@ -4,6 +4,8 @@
 #include <cmath>
 #include <random>
 
+#include <tbb/parallel_for.h>
+
 #include "warpsim/isa/splitmix.hpp"
 
 namespace warpsim::sim::workload {
@@ -28,9 +30,10 @@ grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launc
   const grid::GridPlan plan = grid::plan_grid(gpu, planned);
   const std::int64_t sms = std::max<std::int64_t>(1, gpu.sm_count);
   const std::int64_t per_run = std::max<std::int64_t>(1, plan.active_blocks_per_sm);
-  std::vector<grid::GridTiming> each;
-  std::vector<double> cycles;
-  for (std::uint64_t draw = 0; draw < kSampledArrangements; ++draw) {
+  // The arrangements are independent, each with its own seeded draws: they are timed in
+  // parallel, and the result does not depend on the order.
+  std::vector<grid::GridTiming> each(kSampledArrangements);
+  tbb::parallel_for(std::uint64_t{0}, kSampledArrangements, [&](std::uint64_t draw) {
     std::mt19937_64 random(sampling.seed * 0x9e3779b97f4a7c15ULL + draw);
     std::uniform_int_distribution<std::size_t> any(0, sampling.programs.size() - 1);
     // A bootstrap resample of the sampled blocks: the arrangements then also vary as another
@@ -46,7 +49,7 @@ grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launc
       return static_cast<std::size_t>(isa::splitmix64((static_cast<std::uint64_t>(sm) << 32 ^ static_cast<std::uint64_t>(run)) ^ salt) %
                                       kRunPatterns);
     };
-    each.push_back(grid::time_grid_mixed(
+    each[draw] = grid::time_grid_mixed(
         gpu, planned, tp_us, std::nullopt,
         [&](std::int64_t block, std::int64_t warp) {
           const std::int64_t on_sm = block / sms;  // the SM's blocks in order, runs of per_run
@@ -54,9 +57,10 @@ grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launc
               patterns[pattern_of_run(block % sms, on_sm / per_run)][static_cast<std::size_t>(on_sm % per_run)];
           return sampling.programs[stand_in][static_cast<std::size_t>(warp)];
         },
-        core_time));
-    cycles.push_back(each.back().cycles);
-  }
+        core_time);
+  });
+  std::vector<double> cycles;
+  for (const grid::GridTiming& t : each) cycles.push_back(t.cycles);
   double mean = 0;
   for (const double c : cycles) mean += c / static_cast<double>(cycles.size());
   const double half = ptx::prediction_half_width(cycles);

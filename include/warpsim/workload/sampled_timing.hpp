@@ -8,7 +8,8 @@
 namespace warpsim::sim::workload {
 
 // `planned` as time_grid_mixed takes it; `core_time` prices one core package of warp programs
-// (ids into the lowered kernel's programs). Sets GridTiming::low_us and high_us.
+// (ids into the lowered kernel's programs), and is called from several threads at once (the
+// arrangements are timed in parallel). Sets GridTiming::low_us and high_us.
 grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launch& planned, double tp_us,
                                      const ptx::Sampling& sampling, const grid::MixedCoreTime& core_time);
 
