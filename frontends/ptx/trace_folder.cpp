@@ -84,27 +84,44 @@ bool longer(std::int64_t length, const isa::PipeCounts& path, std::int64_t other
 
 }  // namespace
 
-void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli, int branch_line) {
-  // Mostly the same line as the last, the next, or one already there (a loop's body again).
-  if (!lines.empty() && lines.back().line == line) {
-    LineCount& last = lines.back();
-    last.instructions += instructions;
+void TraceFolder::tally_line(int line, std::int64_t idle_milli, int branch_line) {
+  // Mostly the same line as the last, or the next; a call of a function written earlier in the
+  // file goes back. Lines are appended as they come and put in order only now and then: keeping
+  // them in order at every instruction moved the whole list for each line that went back.
+  if (!pending_source_.empty() && pending_source_.back().line == line) {
+    LineCount& last = pending_source_.back();
+    ++last.instructions;
     last.idle_milli += idle_milli;
     if (branch_line != 0) last.branch_line = branch_line;
     return;
   }
-  if (lines.empty() || lines.back().line < line) {
-    lines.push_back({line, instructions, idle_milli, branch_line});
-    return;
+  const bool in_order = pending_sorted_ == pending_source_.size() && (pending_source_.empty() || pending_source_.back().line < line);
+  pending_source_.push_back({line, 1, idle_milli, branch_line});
+  if (in_order) {
+    ++pending_sorted_;
+  } else if (pending_source_.size() - pending_sorted_ > std::max<std::size_t>(64, pending_sorted_)) {
+    sort_pending_source();  // amortised: the unsorted tail is as long as the sorted part
   }
-  const auto at = std::lower_bound(lines.begin(), lines.end(), line, [](const LineCount& l, int x) { return l.line < x; });
-  if (at != lines.end() && at->line == line) {
-    at->instructions += instructions;
-    at->idle_milli += idle_milli;
-    if (branch_line != 0) at->branch_line = branch_line;
-  } else {
-    lines.insert(at, {line, instructions, idle_milli, branch_line});
+}
+
+void TraceFolder::sort_pending_source() const {
+  if (pending_sorted_ == pending_source_.size()) return;
+  // Stable: a line's entries stay in arrival order, so the latest branch line is kept.
+  std::stable_sort(pending_source_.begin(), pending_source_.end(), [](const LineCount& a, const LineCount& b) { return a.line < b.line; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < pending_source_.size(); ++i) {
+    const LineCount& next = pending_source_[i];
+    if (kept > 0 && pending_source_[kept - 1].line == next.line) {
+      LineCount& into = pending_source_[kept - 1];
+      into.instructions += next.instructions;
+      into.idle_milli += next.idle_milli;
+      if (next.branch_line != 0) into.branch_line = next.branch_line;
+    } else {
+      pending_source_[kept++] = next;
+    }
   }
+  pending_source_.resize(kept);
+  pending_sorted_ = kept;
 }
 
 bool TraceItem::operator==(const TraceItem& other) const { return hash == other.hash && same_except_hash(other); }
@@ -149,7 +166,7 @@ WARPSIM_VECTOR_LOOPS void TraceFolder::add_to_run(const DecodedInstruction& inst
   if (in_segment_ && position <= last_position_) close_segment();
   in_segment_ = true;
   last_position_ = position;
-  add_line(pending_source_, instruction.pos.line, 1, divergence.idle_milli, divergence.branch_line);
+  tally_line(instruction.pos.line, divergence.idle_milli, divergence.branch_line);
   const PipeUse& use = instruction.pipes;
   pending_mix_.issue += use.issue;
   for (std::size_t p = 0; p < isa::kPipeCount; ++p) pending_mix_.work[p] += use.work[p];
@@ -241,12 +258,14 @@ void TraceFolder::flush_calc() {
   close_segment();
   item.count = pending_calc_;
   item.mix = pending_mix_;
+  sort_pending_source();
   item.source = std::move(pending_source_);
   pending_source_ = std::move(spare_source_);  // a matched item's, to fill again without allocating
   item.opens_period = !in_period_;
   pending_calc_ = 0;
   pending_mix_ = {};
   pending_source_.clear();
+  pending_sorted_ = 0;
   in_segment_ = false;
   in_period_ = true;
   push(std::move(item));
@@ -400,6 +419,7 @@ TraceFolder::Signature TraceFolder::signature() const {
   for (const MatchFrame& frame : cursor_) s.cursor.emplace_back(frame.index, frame.iteration);
   s.pending_calc = pending_calc_;
   s.pending_mix = pending_mix_;
+  sort_pending_source();
   s.pending_source = pending_source_;
   s.segment_path = paths_[segment_path_];
   s.segment_length = segment_length_;
@@ -438,6 +458,7 @@ bool TraceFolder::repeat_since(const Mark& mark, std::int64_t times) {
     }
     // Each line's instructions grow alike (a line new since `before` had none then).
     std::size_t then = 0;
+    sort_pending_source();
     for (LineCount& now : pending_source_) {
       while (then < before.pending_source.size() && before.pending_source[then].line < now.line) ++then;
       const bool was = then < before.pending_source.size() && before.pending_source[then].line == now.line;

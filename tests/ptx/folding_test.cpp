@@ -2,6 +2,7 @@
 // instructions merged into periods, and repetitive streams become loops.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 #include "warpsim/ptx/trace_folder.hpp"
@@ -254,6 +255,34 @@ TEST(PtxFolding, IterationsWithInnerLoopsFoldIntoTheOuterLoop) {
   EXPECT_EQ(outer.kind, TraceItem::Kind::loop);
   EXPECT_GE(outer.count, 498);
   EXPECT_LT(item_count(items), 30u);
+}
+
+TEST(PtxFolding, ACalcRunCountsItsLinesInLineOrderWhereverTheyCome) {
+  // Lines that go back (calls of functions written earlier) and forward, with divergence on some:
+  // the run's lines are one entry a line, in line order, with every instruction and idle count,
+  // and the latest branch line of each.
+  std::mt19937 random(11);
+  for (int trial = 0; trial < 50; ++trial) {
+    TraceFolder folder;
+    std::map<int, LineCount> expected;
+    const int instructions = 1 + static_cast<int>(random() % 3000);
+    for (int i = 0; i < instructions; ++i) {
+      DecodedInstruction instruction;
+      instruction.pos.line = 1 + static_cast<int>(random() % (trial % 2 == 0 ? 40 : 400));
+      const Divergence idle = random() % 4 == 0 ? Divergence{static_cast<std::int32_t>(random() % 1000), 1 + static_cast<int>(random() % 9)} : Divergence{};
+      folder.instruction(instruction, nullptr, idle);
+      LineCount& line = expected[instruction.pos.line];
+      line.line = instruction.pos.line;
+      ++line.instructions;
+      line.idle_milli += idle.idle_milli;
+      if (idle.branch_line != 0) line.branch_line = idle.branch_line;
+    }
+    const std::vector<TraceItem> items = folder.finish();
+    ASSERT_EQ(items.size(), 1u);
+    std::vector<LineCount> lines;
+    for (const auto& [number, line] : expected) lines.push_back(line);
+    ASSERT_EQ(items[0].source, lines) << "trial " << trial;
+  }
 }
 
 TEST(PtxFolding, FolderStartsEmptyForTheNextWarp) {

@@ -29,8 +29,6 @@ struct LineCount {
   int branch_line = 0;          // the PTX line of the divergent branch that left them idle (the latest; 0: none)
   bool operator==(const LineCount&) const = default;
 };
-// Adds `instructions` at `line` to a list kept in line order.
-void add_line(std::vector<LineCount>& lines, int line, std::int64_t instructions, std::int64_t idle_milli = 0, int branch_line = 0);
 
 struct TraceItem {
   enum class Kind : std::uint8_t { calc, load, store, barrier, loop };
@@ -135,7 +133,12 @@ class TraceFolder final : public RepeatableSink {
 
   std::int64_t pending_calc_ = 0;
   isa::CalcMix pending_mix_;
-  std::vector<LineCount> pending_source_;  // the pending calc run's lines
+  // The pending calc run's lines: the first pending_sorted_ in line order, one entry a line; the
+  // rest in arrival order (tally_line). Put in order (sort_pending_source) wherever they are read.
+  mutable std::vector<LineCount> pending_source_;
+  mutable std::size_t pending_sorted_ = 0;
+  void tally_line(int line, std::int64_t idle_milli, int branch_line);  // one instruction at `line`
+  void sort_pending_source() const;
   std::vector<LineCount> spare_source_;    // storage for the next run's lines (from a matched item)
   std::vector<isa::PipeCounts> paths_{isa::PipeCounts{}};  // the current segment's chain paths; paths_[0] is empty
   std::uint32_t segment_path_ = 0;  // the current segment's longest chain, in paths_
