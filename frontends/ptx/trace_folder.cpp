@@ -346,12 +346,8 @@ bool TraceFolder::fold_tail() {
   const std::size_t n = items_.size();
   sync_tail_index();
   // A loop followed by one more copy of its body: one more iteration (the nearest loop first).
-  // Only the loops whose body, copied once after them, would end here can be.
-  const auto ending = loops_ending_at_.find(n - 1);
-  const std::vector<std::size_t> none;
-  const std::vector<std::size_t>& candidates = ending != loops_ending_at_.end() ? ending->second : none;
-  for (auto at = candidates.rbegin(); at != candidates.rend(); ++at) {
-    if (*at >= n - 1) continue;  // stale (the items were folded since)
+  for (auto at = loop_positions_.rbegin(); at != loop_positions_.rend(); ++at) {
+    if (*at >= n - 1) continue;
     const std::size_t k = n - 1 - *at;
     if (k > kMaxBodyItems) break;
     if (body_sizes_[n - 1 - k] != k) continue;
@@ -498,7 +494,7 @@ std::vector<TraceItem> TraceFolder::finish() {
   items_.clear();
   changed_from(0);
   positions_by_pair_ = {};  // not clear(): a long warp's bucket array would be wiped again at every later warp
-  loops_ending_at_ = {};
+  loop_positions_.clear();
   return result;
 }
 
@@ -516,11 +512,8 @@ void TraceFolder::sync_tail_index() {
     hashes_[i] = item.hash;
     body_sizes_[i] = item.kind == TraceItem::Kind::loop ? item.body.size() : 0;
     prefix_[i + 1] = prefix_[i] * kRunBase + item.hash;
-    if (body_sizes_[i] > 0) {
-      std::vector<std::size_t>& ending_here = loops_ending_at_[i + body_sizes_[i]];
-      while (!ending_here.empty() && ending_here.back() >= i) ending_here.pop_back();
-      ending_here.push_back(i);
-    }
+    while (!loop_positions_.empty() && loop_positions_.back() >= i) loop_positions_.pop_back();
+    if (body_sizes_[i] > 0) loop_positions_.push_back(i);
     if (i > 0) {
       std::vector<std::size_t>& same = positions_by_pair_[pair_key(i)];
       while (!same.empty() && same.back() >= i) same.pop_back();

@@ -164,13 +164,13 @@ class TraceFolder final : public RepeatableSink {
   std::vector<std::size_t> hashes_;
   std::vector<std::size_t> body_sizes_;
   std::size_t prefix_valid_ = 0;
-  // Where each pair of items (by their hashes: item i-1 and item i, at i) is, and where each
-  // loop's next iteration would end, in increasing order: fold_tail visits only the candidates, not every position of its
+  // Where each pair of items (by their hashes: item i-1 and item i, at i) is, and where the loops
+  // are, in increasing order: fold_tail visits only the candidates, not every position of its
   // window. Entries at or after an item that changed are dropped as the index is brought up to
   // date; an earlier item whose hash changed is told by hashes_.
   std::unordered_map<std::size_t, std::vector<std::size_t>> positions_by_pair_;
   std::size_t pair_key(std::size_t i) const;  // of items i-1 and i (i >= 1)
-  std::unordered_map<std::size_t, std::vector<std::size_t>> loops_ending_at_;  // loop at p with body b: at p + b
+  std::vector<std::size_t> loop_positions_;
 };
 
 // Hash of an item from its fields and its body's hashes.
