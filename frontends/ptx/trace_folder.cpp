@@ -41,6 +41,9 @@ std::size_t mix(std::size_t seed, std::size_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
 }
 
+// How many item pairs' position lists the folder keeps, emptied, from one warp to the next.
+constexpr std::size_t kMostKeptPairs = 1024;
+
 // The polynomial base of TraceFolder::run_hash, and its powers up to the longest body.
 constexpr std::uint64_t kRunBase = 0x100000001b3ULL;
 const std::array<std::uint64_t, kMaxBodyItems + 1> kRunPowers = [] {
@@ -493,7 +496,13 @@ std::vector<TraceItem> TraceFolder::finish() {
   std::vector<TraceItem> result(std::make_move_iterator(items_.begin()), std::make_move_iterator(items_.end()));
   items_.clear();
   changed_from(0);
-  positions_by_pair_ = {};  // not clear(): a long warp's bucket array would be wiped again at every later warp
+  // The next warp mostly meets the same pairs: their lists are emptied, not freed. A long warp's
+  // index is dropped whole (clear() would wipe its bucket array again at every later warp).
+  if (positions_by_pair_.size() > kMostKeptPairs) {
+    positions_by_pair_ = {};
+  } else {
+    for (auto& [pair, positions] : positions_by_pair_) positions.clear();
+  }
   loop_positions_.clear();
   return result;
 }
