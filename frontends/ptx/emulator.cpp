@@ -522,14 +522,10 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
   return access;
 }
 
-std::array<std::uint64_t, 32> WarpEmulator::lane_operand(const Arg& arg, std::size_t base) const {
-  std::array<std::uint64_t, 32> lanes;
-  if (arg.kind == Arg::Kind::reg) {
-    std::copy_n(&values_[(base + arg.reg) * 32], 32, lanes.begin());
-  } else {
-    lanes.fill(arg.imm);
-  }
-  return lanes;
+const std::uint64_t* WarpEmulator::lane_row(const Arg& arg, std::size_t base, std::array<std::uint64_t, 32>& spread) const {
+  if (arg.kind == Arg::Kind::reg) return &values_[(base + arg.reg) * 32];
+  spread.fill(arg.imm);
+  return spread.data();
 }
 
 // The common integer instructions over all 32 lanes at once (the compiler vectorises these
@@ -544,17 +540,18 @@ WARPSIM_VECTOR_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction
     case Opcode::rem: case Opcode::div: if (in.type.bits != 32) return false; break;
     default: return false;
   }
-  std::array<std::array<std::uint64_t, 32>, 3> operand;
+  std::array<std::array<std::uint64_t, 32>, 3> spread;
+  std::array<const std::uint64_t*, 3> operand{spread[0].data(), spread[1].data(), spread[2].data()};
   for (std::size_t i = 0; i < in.srcs.size(); ++i) {
     if (!plain_operand(in.srcs[i])) return false;
-    operand[i] = lane_operand(in.srcs[i], base);
+    operand[i] = lane_row(in.srcs[i], base, spread[i]);
   }
   std::array<std::uint64_t, 32> r;
-  const auto& a = operand[0];
-  const auto& b = operand[1];
-  const auto& c = operand[2];
+  const std::uint64_t* const a = operand[0];
+  const std::uint64_t* const b = operand[1];
+  const std::uint64_t* const c = operand[2];
   switch (in.opcode) {
-    case Opcode::mov: r = a; break;
+    case Opcode::mov: std::copy_n(a, 32, r.begin()); break;
     case Opcode::add: for (int l = 0; l < 32; ++l) r[l] = a[l] + b[l]; break;
     case Opcode::sub: for (int l = 0; l < 32; ++l) r[l] = a[l] - b[l]; break;
     case Opcode::and_: for (int l = 0; l < 32; ++l) r[l] = a[l] & b[l]; break;
@@ -562,7 +559,9 @@ WARPSIM_VECTOR_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction
     case Opcode::xor_: for (int l = 0; l < 32; ++l) r[l] = a[l] ^ b[l]; break;
     case Opcode::mul:
     case Opcode::mad: {
-      std::array<std::uint64_t, 32> x1 = a, x2 = b;
+      std::array<std::uint64_t, 32> x1, x2;
+      std::copy_n(a, 32, x1.begin());
+      std::copy_n(b, 32, x2.begin());
       if (wide32) {  // 32 x 32 -> 64 bits: extend the operands, then an ordinary product
         for (int l = 0; l < 32; ++l) {
           x1[l] = in.type.is_signed() ? static_cast<std::uint64_t>(sign_extend(a[l], 32)) : truncate(a[l], 32);
@@ -574,6 +573,7 @@ WARPSIM_VECTOR_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction
     }
     case Opcode::rem:
     case Opcode::div: {
+      r.fill(0);  // the lanes skipped below are not kept
       for (int l = 0; l < 32; ++l) {
         if (((lanes >> l) & 1) == 0) continue;
         if (static_cast<std::uint32_t>(b[l]) == 0) return false;  // undefined: the general path says unknown
@@ -594,9 +594,8 @@ WARPSIM_VECTOR_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction
   const std::size_t row = (base + in.dsts[0].reg) * 32;
   const int bits = width(module_.functions[frame.function].register_types[in.dsts[0].reg]);
   const std::uint64_t keep = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-  for (int l = 0; l < 32; ++l) {
-    if ((lanes >> l) & 1) values_[row + static_cast<std::size_t>(l)] = r[l] & keep;
-  }
+  std::uint64_t* const out = &values_[row];
+  for (int l = 0; l < 32; ++l) out[l] = (lanes >> l) & 1 ? r[l] & keep : out[l];  // a select, not a branch
   known_[base + in.dsts[0].reg] = (known_[base + in.dsts[0].reg] & ~executing) | lanes;
   return true;
 }
@@ -707,7 +706,8 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
       const bool has_c = in.srcs.size() > 2;
       if (in.opcode == Opcode::setp && !t.is_float() && !has_c && in.dsts.size() == 1 && in.srcs.size() == 2 &&
           plain_operand(a) && plain_operand(b)) {  // the commonest: all lanes compared at once
-        const std::uint32_t holds = compare_integer_lanes(in.compare, lane_operand(a, base), lane_operand(b, base), t);
+        std::array<std::uint64_t, 32> spread_a, spread_b;
+        const std::uint32_t holds = compare_integer_lanes(in.compare, lane_row(a, base, spread_a), lane_row(b, base, spread_b), t);
         return write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) {
           v = holds >> lane & 1;
           return true;

@@ -1,6 +1,7 @@
 #include "warpsim/ptx/integer_semantics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <limits>
 
@@ -75,8 +76,7 @@ std::uint32_t compare_lanes(Compare c, const std::array<T, 32>& x, const std::ar
 }
 }  // namespace
 
-WARPSIM_VECTOR_LOOPS std::uint32_t compare_integer_lanes(Compare c, const std::array<std::uint64_t, 32>& a, const std::array<std::uint64_t, 32>& b,
-                                    ScalarType t) {
+WARPSIM_VECTOR_LOOPS std::uint32_t compare_integer_lanes(Compare c, const std::uint64_t* a, const std::uint64_t* b, ScalarType t) {
   const int bits = width(t);
   if (t.is_signed()) {
     std::array<std::int64_t, 32> x, y;

@@ -199,7 +199,7 @@ TEST(PtxSemantics, LaneWideComparisonsAgreeWithTheLaneByLaneOnes) {
             a[l] = any_value();
             b[l] = l % 4 == 0 ? a[l] : any_value();
           }
-          const std::uint32_t holds = compare_integer_lanes(static_cast<Compare>(c), a, b, t);
+          const std::uint32_t holds = compare_integer_lanes(static_cast<Compare>(c), a.data(), b.data(), t);
           for (unsigned l = 0; l < 32; ++l) {
             ASSERT_EQ((holds >> l & 1) != 0, compare_integers(static_cast<Compare>(c), a[l], b[l], t))
                 << "compare " << c << ", " << bits << " bits, lane " << l;

@@ -156,9 +156,10 @@ class WarpEmulator {
                        std::vector<ClassSplit>* splits);
   void execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown);
   bool fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing);
-  // An operand the lane-wide paths take (a register or an immediate, not negated), and its 32 lanes.
+  // An operand the lane-wide paths take (a register or an immediate, not negated), and its 32
+  // lanes: a register's row in place, an immediate spread into `spread`.
   static bool plain_operand(const Arg& arg) { return !arg.negated && (arg.kind == Arg::Kind::reg || arg.kind == Arg::Kind::imm); }
-  std::array<std::uint64_t, 32> lane_operand(const Arg& arg, std::size_t base) const;
+  const std::uint64_t* lane_row(const Arg& arg, std::size_t base, std::array<std::uint64_t, 32>& spread) const;
   Access access_of(const DecodedInstruction& in, std::uint32_t lanes);
   Access counted_access(const DecodedInstruction& in, std::uint32_t lanes);
   // Sets the access's sectors and 128-byte lines from its distinct sectors (sorted), and shows them

@@ -4,7 +4,6 @@
 // mul24/mad24) on their own; integer comparisons and predicate combinations (setp).
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 #include "warpsim/ptx/kernel_ir.hpp"
@@ -33,10 +32,9 @@ bool integer_result(const DecodedInstruction& in, std::uint64_t a, std::uint64_t
 // setp's comparison of two integers of type t (signed or unsigned at t's width).
 bool compare_integers(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t);
 
-// compare_integers for the 32 lanes of a warp at once (the compiler vectorises it): bit l of the
+// compare_integers for the 32 lanes of a warp at once (32 values at a and at b): bit l of the
 // result is lane l's outcome.
-std::uint32_t compare_integer_lanes(Compare c, const std::array<std::uint64_t, 32>& a, const std::array<std::uint64_t, 32>& b,
-                                    ScalarType t);
+std::uint32_t compare_integer_lanes(Compare c, const std::uint64_t* a, const std::uint64_t* b, ScalarType t);
 
 // setp's .and/.or/.xor with a third predicate.
 bool combine_predicates(BoolOp op, bool a, bool c);
