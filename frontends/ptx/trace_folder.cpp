@@ -178,7 +178,10 @@ WARPSIM_VECTOR_LOOPS void TraceFolder::add_to_run(const DecodedInstruction& inst
   const auto consider = [&](const Arg& arg) {
     if (arg.kind != Arg::Kind::reg || arg.reg >= chains_.size()) return;
     const RegisterChain& c = chains_[arg.reg];
-    if (c.run == run_ && (from == nullptr || longer(c.length, paths_[c.path], from->length, paths_[from->path]))) from = &c;
+    // (c.path is checked too: a run number reused after 2^32 segments must not index past paths_.)
+    if (c.run == run_ && c.path < paths_.size() && (from == nullptr || longer(c.length, paths_[c.path], from->length, paths_[from->path]))) {
+      from = &c;
+    }
   };
   for (const Arg& src : instruction.srcs) consider(src);
   consider(instruction.address.base);
