@@ -1,12 +1,10 @@
 #include "warpsim/ptx/integer_semantics.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <limits>
 
 #include "warpsim/ptx/lane_arith.hpp"
-#include "warpsim/ptx/vector_loops.hpp"
 
 namespace warpsim::ptx {
 
@@ -67,31 +65,10 @@ bool compare_integers(Compare c, std::uint64_t a, std::uint64_t b, ScalarType t)
                        : compare_ordered(c, truncate(a, bits), truncate(b, bits));
 }
 
-namespace {
-template <typename T>
-std::uint32_t compare_lanes(Compare c, const std::array<T, 32>& x, const std::array<T, 32>& y) {
-  std::uint32_t out = 0;  // the comparison's switch is taken out of the loop by the compiler (-O3)
-  for (unsigned l = 0; l < 32; ++l) out |= static_cast<std::uint32_t>(compare_ordered(c, x[l], y[l])) << l;
+std::uint32_t compare_integer_lanes(Compare c, const std::uint64_t* a, const std::uint64_t* b, ScalarType t) {
+  std::uint32_t out = 0;
+  for (unsigned l = 0; l < 32; ++l) out |= static_cast<std::uint32_t>(compare_integers(c, a[l], b[l], t)) << l;
   return out;
-}
-}  // namespace
-
-WARPSIM_VECTOR_LOOPS std::uint32_t compare_integer_lanes(Compare c, const std::uint64_t* a, const std::uint64_t* b, ScalarType t) {
-  const int bits = width(t);
-  if (t.is_signed()) {
-    std::array<std::int64_t, 32> x, y;
-    for (unsigned l = 0; l < 32; ++l) {
-      x[l] = sign_extend(a[l], bits);
-      y[l] = sign_extend(b[l], bits);
-    }
-    return compare_lanes(c, x, y);
-  }
-  std::array<std::uint64_t, 32> x, y;
-  for (unsigned l = 0; l < 32; ++l) {
-    x[l] = truncate(a[l], bits);
-    y[l] = truncate(b[l], bits);
-  }
-  return compare_lanes(c, x, y);
 }
 
 bool combine_predicates(BoolOp op, bool a, bool c) {
