@@ -1,7 +1,9 @@
 #include "warpsim/workload/sampled_timing.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
+#include <map>
 #include <random>
 
 #include <tbb/parallel_for.h>
@@ -15,7 +17,48 @@ namespace {
 // how many run patterns each draws.
 constexpr std::uint64_t kSampledArrangements = 8;
 constexpr std::size_t kRunPatterns = 16;
+
+// Each sampled block's time alone on an SM: its warps dealt round-robin to the core packages, as
+// a run deals them, and the slowest package. Blocks with the same programs are timed once.
+std::vector<double> blocks_alone(const grid::GridPlan& plan, const ptx::Sampling& sampling, const grid::MixedCoreTime& core_time) {
+  std::map<std::vector<std::uint32_t>, std::size_t> first_alike;
+  std::vector<std::size_t> timed;  // index of the first sampled block with these programs
+  for (std::size_t i = 0; i < sampling.programs.size(); ++i) {
+    if (first_alike.try_emplace(sampling.programs[i], i).second) timed.push_back(i);
+  }
+  std::vector<double> alone(sampling.programs.size());
+  const auto packages = static_cast<std::size_t>(std::max<std::int64_t>(1, plan.core_packages_per_sm));
+  tbb::parallel_for(std::size_t{0}, timed.size(), [&](std::size_t k) {
+    const std::vector<std::uint32_t>& warps = sampling.programs[timed[k]];
+    isa::Millicycles slowest = 0;
+    for (std::size_t p = 0; p < packages; ++p) {
+      std::vector<std::uint32_t> ids;
+      for (std::size_t w = p; w < warps.size(); w += packages) ids.push_back(warps[w]);
+      if (!ids.empty()) slowest = std::max(slowest, core_time(ids, static_cast<std::int64_t>(p)));
+    }
+    alone[timed[k]] = static_cast<double>(slowest);
+  });
+  for (std::size_t i = 0; i < alone.size(); ++i) alone[i] = alone[first_alike.at(sampling.programs[i])];
+  return alone;
+}
+
 }  // namespace
+
+double unseen_block_ratio(const std::vector<double>& sampled, std::int64_t unseen) {
+  if (sampled.size() < 2 || unseen < 1) return 1;
+  const auto n = static_cast<double>(sampled.size());
+  double mean = 0;
+  for (const double x : sampled) mean += x / n;
+  double squares = 0;
+  for (const double x : sampled) squares += (x - mean) * (x - mean);
+  const double sd = std::sqrt(squares / (n - 1));
+  const double costliest = *std::max_element(sampled.begin(), sampled.end());
+  if (sd == 0 || costliest <= 0) return 1;
+  // P(the costliest of `unseen` normal draws <= mean + z sd) = Phi(z)^unseen = 97.5%.
+  const double level = std::pow(0.975, 1.0 / static_cast<double>(unseen));
+  const double z = boost::math::quantile(boost::math::normal(), level);
+  return std::max(1.0, (mean + z * sd) / costliest);
+}
 
 grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launch& planned, double tp_us,
                                      const ptx::Sampling& sampling, const grid::MixedCoreTime& core_time) {
@@ -72,7 +115,17 @@ grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launc
   timing.cycles = mean;
   timing.time_us = tp_us + mean / gpu.clock_mhz;
   timing.low_us = tp_us + std::max(0.0, mean - half) / gpu.clock_mhz;
-  timing.high_us = tp_us + (mean + half) / gpu.clock_mhz;
+  // A launch of one wave (every block resident at once) lasts as long as its slowest SM, set by the
+  // costliest blocks there. A sample holds the launch's costliest block only with probability
+  // n / N, and every arrangement is drawn from the sample, so no arrangement can put the interval
+  // above a block the sample missed. The upper end is raised by how much costlier than the
+  // costliest sampled block the costliest unseen one may be (unseen_block_ratio).
+  double tail = 1;
+  if (plan.full_runs + plan.remaining_runs <= 1) {
+    tail = unseen_block_ratio(blocks_alone(plan, sampling, core_time),
+                              sampling.launch_blocks - static_cast<std::int64_t>(sampling.programs.size()));
+  }
+  timing.high_us = tp_us + (mean + half) * tail / gpu.clock_mhz;
   return timing;
 }
 

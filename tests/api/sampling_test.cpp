@@ -31,7 +31,7 @@ ptx::LoweringOptions lowering(const std::string& kernel, std::int64_t blocks, st
   return o;
 }
 
-SimulateRequest simulation(const std::string& kernel, std::int64_t blocks) {
+SimulateRequest simulation(const std::string& kernel, std::int64_t blocks, std::int64_t budget = kSmallBudget) {
   SimulateRequest r;
   r.program = kFile;
   r.ptx.kernel = kernel;
@@ -42,7 +42,7 @@ SimulateRequest simulation(const std::string& kernel, std::int64_t blocks) {
   r.model = Model::pipes;
   r.ptxas = "none";
   r.nvdisasm = "none";
-  r.ptx.sample_budget = kSmallBudget;
+  r.ptx.sample_budget = budget;
   return r;
 }
 
@@ -110,25 +110,38 @@ TEST(Sampling, NeverWhenExactOrWithinTheBudgetOrWhereClassesGroup) {
   EXPECT_FALSE(ptx::lower_kernel(vectors, add).sampling);
 }
 
-// The target: the exact time within the stated interval in at least 95% of seeded trials.
-TEST(Sampling, TheIntervalHoldsTheExactTime) {
-  SimulateRequest exact = simulation("lane_hash_loops", 256);
+// The target: the exact time within the stated interval in at least 95% of seeded trials
+// (19 of 20 seeds), for lane_hash_loops at `blocks` blocks and the given sampling budget.
+void expect_intervals_hold_the_exact_time(std::int64_t blocks, std::int64_t budget) {
+  SimulateRequest exact = simulation("lane_hash_loops", blocks, budget);
   exact.ptx.exact = true;
   const SimulateResult truth = simulate(exact);
   ASSERT_FALSE(truth.ptx->sampled);
   int inside = 0;
   constexpr int kTrials = 20;
   for (int seed = 1; seed <= kTrials; ++seed) {
-    SimulateRequest r = simulation("lane_hash_loops", 256);
+    SimulateRequest r = simulation("lane_hash_loops", blocks, budget);
     r.ptx.sample_seed = seed;
     const SimulateResult sampled = simulate(r);
     ASSERT_TRUE(sampled.ptx->sampled);
     const SampledLaunch& s = *sampled.ptx->sampled;
+    ASSERT_LT(static_cast<std::int64_t>(s.blocks.size()), blocks);
     EXPECT_LE(s.time_us_low, sampled.time_us);
     EXPECT_GE(s.time_us_high, sampled.time_us);
     inside += s.time_us_low <= truth.time_us && truth.time_us <= s.time_us_high;
   }
   EXPECT_GE(inside, 19) << inside << " of " << kTrials << " intervals hold the exact " << truth.time_us << " us";
+}
+
+// 256 blocks on the RTX 2080: two runs of blocks on each SM.
+TEST(Sampling, TheIntervalHoldsTheExactTime) { expect_intervals_hold_the_exact_time(256, kSmallBudget); }
+
+// In one wave (64 blocks on the RTX 2080's 46 SMs, at most 4 resident on each) an SM's time is set
+// by its costliest block, which a sample of 16 misses more often than not. Drawn from the sample
+// alone, the interval held the exact time in 15 of these 20 seeds; it must allow for the blocks
+// the sample did not see.
+TEST(Sampling, InOneWaveTheIntervalAllowsForBlocksTheSampleMissed) {
+  expect_intervals_hold_the_exact_time(64, 20'000);  // 16 of the 64 blocks sampled
 }
 
 }  // namespace
