@@ -1,4 +1,4 @@
-#include "warpsim/ptx/emulator.hpp"
+#include "warp_emulator_impl.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -35,8 +35,8 @@ void for_lanes(std::uint32_t mask, F f) {
 
 }  // namespace
 
-WarpEmulator::WarpEmulator(const DecodedModule& module, std::uint32_t entry, Dim3 grid, Dim3 block,
-                           std::vector<std::optional<std::uint64_t>> param_values, EmulatorOptions options)
+WarpEmulator::Impl::Impl(const DecodedModule& module, std::uint32_t entry, Dim3 grid, Dim3 block,
+                         std::vector<std::optional<std::uint64_t>> param_values, EmulatorOptions options)
     : module_(module), entry_(entry), grid_(grid), block_(block), param_values_(std::move(param_values)),
       options_(options) {
   cfgs_.reserve(module.functions.size());
@@ -52,22 +52,40 @@ WarpEmulator::WarpEmulator(const DecodedModule& module, std::uint32_t entry, Dim
   }
 }
 
-void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::uint32_t call_pc) {
+WarpEmulator::WarpEmulator(const DecodedModule& module, std::uint32_t entry, Dim3 grid, Dim3 block,
+                           std::vector<std::optional<std::uint64_t>> param_values, EmulatorOptions options)
+    : impl_(std::make_unique<Impl>(module, entry, grid, block, std::move(param_values), std::move(options))) {}
+WarpEmulator::~WarpEmulator() = default;
+WarpEmulator::WarpEmulator(WarpEmulator&&) noexcept = default;
+WarpEmulator& WarpEmulator::operator=(WarpEmulator&&) noexcept = default;
+
+std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionSink& sink) {
+  return impl_->run(block_index, warp, sink);
+}
+std::int64_t WarpEmulator::run_class(const BlockBox& box, std::int64_t warp, RepeatableSink& folder,
+                                     std::vector<ClassSplit>& splits) {
+  return impl_->run_class(box, warp, folder, splits);
+}
+UnknownBranchReport WarpEmulator::take_unknown_branches() { return impl_->take_unknown_branches(); }
+GenericAsGlobalReport WarpEmulator::take_generic_as_global() { return impl_->take_generic_as_global(); }
+void WarpEmulator::observe_sectors(SectorObserver* observer) { impl_->observe_sectors(observer); }
+
+void WarpEmulator::Impl::start_frame(std::uint32_t function, std::uint32_t mask, std::uint32_t call_pc) {
   const DecodedFunction& f = module_.functions[function];
-  const std::size_t base = frames_.empty() ? 0 : frames_.back().register_base + module_.functions[frames_.back().function].register_count;
-  if (known_.size() < base + f.register_count) {
-    known_.resize(base + f.register_count);
-    values_.resize(known_.size() * 32);
-    coefficient_slot_.resize(known_.size(), -1);
+  const std::size_t base = lanes_.frames.empty() ? 0 : lanes_.frames.back().register_base + module_.functions[lanes_.frames.back().function].register_count;
+  if (lanes_.known.size() < base + f.register_count) {
+    lanes_.known.resize(base + f.register_count);
+    lanes_.values.resize(lanes_.known.size() * 32);
+    symbolic_.coefficient_slot.resize(lanes_.known.size(), -1);
   }
   clear_frame_coefficients(base, f.register_count);
-  std::fill(known_.begin() + static_cast<std::ptrdiff_t>(base), known_.begin() + static_cast<std::ptrdiff_t>(base + f.register_count), 0u);
+  std::fill(lanes_.known.begin() + static_cast<std::ptrdiff_t>(base), lanes_.known.begin() + static_cast<std::ptrdiff_t>(base + f.register_count), 0u);
   const std::int64_t threads_per_block = block_.count();
   for (const auto& [reg, special] : f.special_registers) {
-    std::uint64_t* v = &values_[(base + reg) * 32];
+    std::uint64_t* v = &lanes_.values[(base + reg) * 32];
     std::uint32_t known = 0xFFFFFFFFu;
     for (int lane = 0; lane < 32; ++lane) {
-      const std::int64_t linear = warp_ * 32 + lane;
+      const std::int64_t linear = lanes_.warp * 32 + lane;
       const std::int64_t tx = linear % block_.x, ty = (linear / block_.x) % block_.y, tz = linear / (block_.x * block_.y);
       std::uint64_t value = 0;
       switch (special) {
@@ -77,14 +95,14 @@ void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::
         case Special::ntid_x: value = static_cast<std::uint64_t>(block_.x); break;
         case Special::ntid_y: value = static_cast<std::uint64_t>(block_.y); break;
         case Special::ntid_z: value = static_cast<std::uint64_t>(block_.z); break;
-        case Special::ctaid_x: value = static_cast<std::uint64_t>(block_index_.x); break;
-        case Special::ctaid_y: value = static_cast<std::uint64_t>(block_index_.y); break;
-        case Special::ctaid_z: value = static_cast<std::uint64_t>(block_index_.z); break;
+        case Special::ctaid_x: value = static_cast<std::uint64_t>(lanes_.block_index.x); break;
+        case Special::ctaid_y: value = static_cast<std::uint64_t>(lanes_.block_index.y); break;
+        case Special::ctaid_z: value = static_cast<std::uint64_t>(lanes_.block_index.z); break;
         case Special::nctaid_x: value = static_cast<std::uint64_t>(grid_.x); break;
         case Special::nctaid_y: value = static_cast<std::uint64_t>(grid_.y); break;
         case Special::nctaid_z: value = static_cast<std::uint64_t>(grid_.z); break;
         case Special::laneid: value = static_cast<std::uint64_t>(lane); break;
-        case Special::warpid: value = static_cast<std::uint64_t>(warp_); break;
+        case Special::warpid: value = static_cast<std::uint64_t>(lanes_.warp); break;
         case Special::nwarpid: value = static_cast<std::uint64_t>((threads_per_block + 31) / 32); break;
         case Special::smid: case Special::gridid: value = 0; break;
         case Special::nsmid: value = 1; break;
@@ -98,12 +116,12 @@ void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::
       }
       v[lane] = value;
     }
-    known_[base + reg] = known;
+    lanes_.known[base + reg] = known;
     // In a class emulation the block index is the box's first block plus stride x index.
     const int symbol = special == Special::ctaid_x ? 0 : special == Special::ctaid_y ? 1 : special == Special::ctaid_z ? 2 : -1;
-    if (symbol >= 0 && ((live_ >> symbol) & 1)) {
+    if (symbol >= 0 && ((symbolic_.live >> symbol) & 1)) {
       Coefficients& c = writable_coefficients(base + reg);
-      c.lane[static_cast<std::size_t>(symbol)].fill(static_cast<std::uint64_t>(box_.dims[static_cast<std::size_t>(symbol)].stride));
+      c.lane[static_cast<std::size_t>(symbol)].fill(static_cast<std::uint64_t>(symbolic_.box.dims[static_cast<std::size_t>(symbol)].stride));
       c.symbols |= 1u << symbol;
     }
   }
@@ -112,83 +130,83 @@ void WarpEmulator::start_frame(std::uint32_t function, std::uint32_t mask, std::
   frame.register_base = base;
   frame.call_pc = call_pc;
   frame.stack.push_back(StackEntry{0, kNoReconvergence, mask});
-  frames_.push_back(std::move(frame));
+  lanes_.frames.push_back(std::move(frame));
 }
 
-std::int64_t WarpEmulator::run(Dim3 block_index, std::int64_t warp, InstructionSink& sink) {
+std::int64_t WarpEmulator::Impl::run(Dim3 block_index, std::int64_t warp, InstructionSink& sink) {
   BlockBox box;
   box.dims = {IndexRange{block_index.x, 1, 1}, IndexRange{block_index.y, 1, 1}, IndexRange{block_index.z, 1, 1}};
   return run_box(box, warp, sink, nullptr, nullptr);
 }
 
-void WarpEmulator::note_backward_branch(std::uint32_t target) {
-  const std::uint32_t function = frames_.back().function;
-  if (target == loop_header_ && function == loop_function_) {
-    ++loop_iterations_;
+void WarpEmulator::Impl::note_backward_branch(std::uint32_t target) {
+  const std::uint32_t function = lanes_.frames.back().function;
+  if (target == lanes_.loop_header && function == lanes_.loop_function) {
+    ++lanes_.loop_iterations;
     return;
   }
-  loop_function_ = function;
-  loop_header_ = target;
-  loop_iterations_ = 1;
+  lanes_.loop_function = function;
+  lanes_.loop_header = target;
+  lanes_.loop_iterations = 1;
 }
 
-EmulationPlace WarpEmulator::place(std::uint32_t pc) const {
+EmulationPlace WarpEmulator::Impl::place(std::uint32_t pc) const {
   EmulationPlace p;
-  p.block_x = block_index_.x;
-  p.block_y = block_index_.y;
-  p.block_z = block_index_.z;
-  p.warp = warp_;
-  p.at = module_.functions[frames_.back().function].code[pc].pos;
-  if (loop_header_ != kNoLoop) {
-    p.loop = module_.functions[loop_function_].code[loop_header_].pos;
-    p.iterations = loop_iterations_;
+  p.block_x = lanes_.block_index.x;
+  p.block_y = lanes_.block_index.y;
+  p.block_z = lanes_.block_index.z;
+  p.warp = lanes_.warp;
+  p.at = module_.functions[lanes_.frames.back().function].code[pc].pos;
+  if (lanes_.loop_header != kNoLoop) {
+    p.loop = module_.functions[lanes_.loop_function].code[lanes_.loop_header].pos;
+    p.iterations = lanes_.loop_iterations;
   }
   return p;
 }
 
-std::int64_t WarpEmulator::run_class(const BlockBox& box, std::int64_t warp, RepeatableSink& folder, std::vector<ClassSplit>& splits) {
+std::int64_t WarpEmulator::Impl::run_class(const BlockBox& box, std::int64_t warp, RepeatableSink& folder, std::vector<ClassSplit>& splits) {
   return run_box(box, warp, folder, &folder, &splits);
 }
 
-std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, RepeatableSink* folder,
+std::int64_t WarpEmulator::Impl::run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, RepeatableSink* folder,
                                    std::vector<ClassSplit>* splits) {
-  box_ = box;
-  block_index_ = Dim3{box.dims[0].start, box.dims[1].start, box.dims[2].start};
-  splits_ = splits;
-  folder_ = folder;
-  live_ = 0;
-  allocated_ = (1u << kBlockSymbols) - 1;
+  symbolic_.box = box;
+  lanes_.block_index = Dim3{box.dims[0].start, box.dims[1].start, box.dims[2].start};
+  symbolic_.splits = splits;
+  loops_.folder = folder;
+  symbolic_.live = 0;
+  symbolic_.allocated = (1u << kBlockSymbols) - 1;
   for (int d = 0; d < kBlockSymbols; ++d) {
-    symbols_[static_cast<std::size_t>(d)] = Symbol{false, d, box.dims[static_cast<std::size_t>(d)].count, 1, 0};
-    if (box.dims[static_cast<std::size_t>(d)].count > 1) live_ |= 1u << d;
+    symbolic_.symbols[static_cast<std::size_t>(d)] = Symbol{false, d, box.dims[static_cast<std::size_t>(d)].count, 1, 0};
+    if (box.dims[static_cast<std::size_t>(d)].count > 1) symbolic_.live |= 1u << d;
   }
-  std::fill(coefficient_slot_.begin(), coefficient_slot_.end(), -1);
-  coefficient_pool_.clear();
-  free_slots_.clear();
-  trackers_.clear();
-  runs_.clear();
-  warp_ = warp;
-  frames_.clear();
-  param_store_.clear();
-  loop_exit_counts_.clear();
-  alloca_top_ = kAllocaBase;
+  std::fill(symbolic_.coefficient_slot.begin(), symbolic_.coefficient_slot.end(), -1);
+  symbolic_.coefficient_pool.clear();
+  symbolic_.free_slots.clear();
+  loops_.trackers.clear();
+  loops_.runs.clear();
+  lanes_.warp = warp;
+  lanes_.frames.clear();
+  lanes_.param_store.clear();
+  lanes_.loop_exit_counts.clear();
+  lanes_.alloca_top = kAllocaBase;
   const std::int64_t lanes = std::min<std::int64_t>(32, block_.count() - warp * 32);
-  alive_ = lanes >= 32 ? 0xFFFFFFFFu : (std::uint32_t{1} << lanes) - 1;
-  start_frame(entry_, alive_, 0);
-  steps_ = 0;
-  loop_header_ = kNoLoop;
-  loop_iterations_ = 0;
-  while (!frames_.empty()) {
-    Frame& frame = frames_.back();
+  lanes_.alive = lanes >= 32 ? 0xFFFFFFFFu : (std::uint32_t{1} << lanes) - 1;
+  start_frame(entry_, lanes_.alive, 0);
+  lanes_.steps = 0;
+  lanes_.loop_header = kNoLoop;
+  lanes_.loop_iterations = 0;
+  while (!lanes_.frames.empty()) {
+    Frame& frame = lanes_.frames.back();
     const DecodedFunction& f = module_.functions[frame.function];
     const auto exit_pc = static_cast<std::uint32_t>(f.code.size());
     if (frame.stack.empty()) {  // every lane of this frame exited
-      frames_.pop_back();
-      drop_runs_from(frames_.size() + 1);
+      lanes_.frames.pop_back();
+      drop_runs_from(lanes_.frames.size() + 1);
       continue;
     }
     StackEntry& e = frame.stack.back();
-    e.mask &= alive_;
+    e.mask &= lanes_.alive;
     if (e.mask == 0 || e.pc == e.reconverge) {
       frame.stack.pop_back();
       continue;
@@ -200,19 +218,19 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
       }
       // The function returns: copy return values to the caller's slots.
       const std::uint32_t call_pc = frame.call_pc;
-      frames_.pop_back();
-      drop_runs_from(frames_.size() + 1);
-      if (frames_.empty()) break;
-      const DecodedInstruction& call = module_.functions[frames_.back().function].code[call_pc];
+      lanes_.frames.pop_back();
+      drop_runs_from(lanes_.frames.size() + 1);
+      if (lanes_.frames.empty()) break;
+      const DecodedInstruction& call = module_.functions[lanes_.frames.back().function].code[call_pc];
       const DecodedFunction& callee = f;
       for (std::size_t i = 0; i < call.call_returns.size(); ++i) copy_param(callee.return_slots[i], call.call_returns[i]);
       continue;
     }
-    if ((++steps_ & 0xFFFF) == 0) {
+    if ((++lanes_.steps & 0xFFFF) == 0) {
       if (options_.report_place) options_.report_place(place(e.pc));
       if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) throw Interrupted{place(e.pc)};
     }
-    if (steps_ > options_.max_steps_per_warp) {
+    if (lanes_.steps > options_.max_steps_per_warp) {
       const DecodedInstruction& at = f.code[e.pc];
       throw InputError(SourceLocation{module_.file, at.pos.line, at.pos.column},
                        "warp " + std::to_string(warp) + " ran more than " + std::to_string(options_.max_steps_per_warp) +
@@ -223,10 +241,10 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
     std::uint32_t gtrue = active, gunknown = 0;
     if (in.has_guard) {
       const std::size_t r = frame.register_base + in.guard_reg;
-      const std::uint32_t known = known_[r] & active;
+      const std::uint32_t known = lanes_.known[r] & active;
       std::uint32_t truth = 0;
       for_lanes(known, [&](int lane) {
-        if ((values_[r * 32 + static_cast<std::size_t>(lane)] != 0) != in.guard_negated) truth |= std::uint32_t{1} << lane;
+        if ((lanes_.values[r * 32 + static_cast<std::size_t>(lane)] != 0) != in.guard_negated) truth |= std::uint32_t{1} << lane;
       });
       gtrue = truth;
       gunknown = active & ~known;
@@ -234,7 +252,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
     const std::uint32_t executing = gtrue | gunknown;
     // Lanes alive but off this path: a divergent branch left them idle (not a guard's lanes).
     Divergence idle;
-    if (active != alive_) idle = {1000 - std::popcount(active) * 1000 / std::max(1, std::popcount(alive_)), e.branch_line};
+    if (active != lanes_.alive) idle = {1000 - std::popcount(active) * 1000 / std::max(1, std::popcount(lanes_.alive)), e.branch_line};
     if (symbolic()) observe(in, gtrue, gunknown);
     switch (in.opcode) {
       case Opcode::bra:
@@ -249,7 +267,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         if (taken != 0 && backwards) note_backward_branch(target);
         if (taken == active) {
           e.pc = target;
-          if (backwards && folder_ != nullptr) loop_arrival();
+          if (backwards && loops_.folder != nullptr) loop_arrival();
         } else if (taken == 0) {
           e.pc = fall;
         } else {
@@ -270,8 +288,8 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
           std::uint64_t i = 0;
           if (index.kind == Arg::Kind::imm) {
             i = index.imm;
-          } else if (index.kind == Arg::Kind::reg && (known_[frame.register_base + index.reg] >> lane & 1)) {
-            i = values_[(frame.register_base + index.reg) * 32 + static_cast<std::size_t>(lane)];
+          } else if (index.kind == Arg::Kind::reg && (lanes_.known[frame.register_base + index.reg] >> lane & 1)) {
+            i = lanes_.values[(frame.register_base + index.reg) * 32 + static_cast<std::size_t>(lane)];
           } else {
             unknown_index = true;
           }
@@ -291,12 +309,12 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
       case Opcode::exit:
         sink.instruction(in, nullptr, idle);
         if (gunknown != 0) note_unknown_branch(in);
-        alive_ &= ~(gtrue | (options_.unknown_branch == UnknownBranchPolicy::taken ? gunknown : 0));
+        lanes_.alive &= ~(gtrue | (options_.unknown_branch == UnknownBranchPolicy::taken ? gunknown : 0));
         ++e.pc;
         break;
       case Opcode::call: {
         sink.instruction(in, nullptr, idle);
-        if (frames_.size() > kMaxCallDepth) {  // this call would be nested frames_.size() deep
+        if (lanes_.frames.size() > kMaxCallDepth) {  // this call would be nested lanes_.frames.size() deep
           throw InputError(SourceLocation{module_.file, in.pos.line, in.pos.column},
                            "calls nested deeper than " + std::to_string(kMaxCallDepth) + " (recursion?)");
         }
@@ -307,7 +325,7 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
         if (frame.register_base + module_.functions[frame.function].register_count + callee.register_count > kMaxStackRegisters) {
           throw InputError(SourceLocation{module_.file, in.pos.line, in.pos.column},
                            "the call stack would hold more than " + std::to_string(kMaxStackRegisters) + " registers (" +
-                               std::to_string(frames_.size()) + " nested calls; recursion?)");
+                               std::to_string(lanes_.frames.size()) + " nested calls; recursion?)");
         }
         start_frame(in.target, executing, call_pc);  // invalidates `frame` and `e`
         break;
@@ -331,47 +349,47 @@ std::int64_t WarpEmulator::run_box(const BlockBox& box, std::int64_t warp, Instr
       }
     }
   }
-  while (!runs_.empty()) drop_run();
-  return steps_;
+  while (!loops_.runs.empty()) drop_run();
+  return lanes_.steps;
 }
 
 // Passing an argument or a return value: the values stored in slot `from` (at every offset)
 // replace whatever slot `to` held.
-void WarpEmulator::copy_param(std::int32_t from, std::int32_t to) {
+void WarpEmulator::Impl::copy_param(std::int32_t from, std::int32_t to) {
   if (from == to) return;
-  const auto source = param_store_.find(from);
-  if (source == param_store_.end()) {
-    param_store_.erase(to);
+  const auto source = lanes_.param_store.find(from);
+  if (source == lanes_.param_store.end()) {
+    lanes_.param_store.erase(to);
     return;
   }
   std::vector<Slot> copy = source->second;  // copied first: inserting `to` may rehash
-  param_store_[to] = std::move(copy);
+  lanes_.param_store[to] = std::move(copy);
 }
 
-std::uint32_t WarpEmulator::unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown) {
+std::uint32_t WarpEmulator::Impl::unknown_lanes_taking(std::uint32_t pc, std::uint32_t unknown) {
   if (unknown == 0) return 0;
-  const std::uint32_t function = frames_.back().function;
+  const std::uint32_t function = lanes_.frames.back().function;
   const ControlFlowGraph::LoopExit exit = cfgs_[function].loop_exit(pc);
   if (exit == ControlFlowGraph::LoopExit::none) return options_.unknown_branch == UnknownBranchPolicy::taken ? unknown : 0;
   const std::uint64_t key = std::uint64_t{function} << 32 | pc;
-  auto it = std::find_if(loop_exit_counts_.begin(), loop_exit_counts_.end(), [&](const auto& c) { return c.first == key; });
-  if (it == loop_exit_counts_.end()) it = loop_exit_counts_.insert(loop_exit_counts_.end(), {key, 0});
+  auto it = std::find_if(lanes_.loop_exit_counts.begin(), lanes_.loop_exit_counts.end(), [&](const auto& c) { return c.first == key; });
+  if (it == lanes_.loop_exit_counts.end()) it = lanes_.loop_exit_counts.insert(lanes_.loop_exit_counts.end(), {key, 0});
   const bool leave = ++it->second % options_.unknown_loop_trips == 0;
   return leave == (exit == ControlFlowGraph::LoopExit::taken) ? unknown : 0;
 }
 
-void WarpEmulator::note_unknown_branch(const DecodedInstruction& in) {
+void WarpEmulator::Impl::note_unknown_branch(const DecodedInstruction& in) {
   if (unknown_branches_.count++ == 0) unknown_branches_.first = in.pos;
 }
 
 // A generic access whose space its address does not tell: it counts as global.
-void WarpEmulator::note_generic_as_global(const DecodedInstruction& in, Access& access) {
+void WarpEmulator::Impl::note_generic_as_global(const DecodedInstruction& in, Access& access) {
   access.space = StateSpace::global;
   if (generic_as_global_.count++ == 0) generic_as_global_.first = in.pos;
 }
 
 
-Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
+Access WarpEmulator::Impl::access_of(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access = counted_access(in, lanes);
   const bool atomic = in.opcode == Opcode::atom || in.opcode == Opcode::red;
   if (atomic && access.transactions > 0) note_atomic(in, lanes, access);
@@ -385,7 +403,7 @@ Access WarpEmulator::access_of(const DecodedInstruction& in, std::uint32_t lanes
   return access;
 }
 
-void WarpEmulator::note_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors, Access& access) {
+void WarpEmulator::Impl::note_sectors(const DecodedInstruction& in, std::span<const std::uint64_t> sectors, Access& access) {
   access.transactions = static_cast<std::int32_t>(sectors.size());
   access.lines = lines_of_sectors(sectors);
   if (sector_observer_ != nullptr && !sectors.empty() && (access.space == StateSpace::global || access.space == StateSpace::local)) {
@@ -393,7 +411,7 @@ void WarpEmulator::note_sectors(const DecodedInstruction& in, std::span<const st
   }
 }
 
-WARPSIM_VECTOR_LOOPS std::size_t WarpEmulator::lane_addresses(const DecodedInstruction& in, std::uint32_t lanes, LaneAddresses& out) const {
+WARPSIM_VECTOR_LOOPS std::size_t WarpEmulator::Impl::lane_addresses(const DecodedInstruction& in, std::uint32_t lanes, LaneAddresses& out) const {
   const Arg& base = in.address.base;
   const auto offset = static_cast<std::uint64_t>(in.address.offset);
   if (base.kind != Arg::Kind::reg) {
@@ -401,7 +419,7 @@ WARPSIM_VECTOR_LOOPS std::size_t WarpEmulator::lane_addresses(const DecodedInstr
     std::fill_n(out.begin(), n, base.imm + offset);
     return n;
   }
-  const std::uint64_t* row = &values_[(frames_.back().register_base + base.reg) * 32];
+  const std::uint64_t* row = &lanes_.values[(lanes_.frames.back().register_base + base.reg) * 32];
   if (lanes == 0xFFFFFFFFu) {  // the whole warp: a loop the compiler vectorises
     for (std::size_t lane = 0; lane < 32; ++lane) out[lane] = row[lane] + offset;
     return 32;
@@ -411,7 +429,7 @@ WARPSIM_VECTOR_LOOPS std::size_t WarpEmulator::lane_addresses(const DecodedInstr
   return n;
 }
 
-void WarpEmulator::note_atomic(const DecodedInstruction& in, std::uint32_t lanes, Access& access) {
+void WarpEmulator::Impl::note_atomic(const DecodedInstruction& in, std::uint32_t lanes, Access& access) {
   LaneAddresses addresses;
   const std::size_t n = lane_addresses(in, lanes, addresses);
   if (n == 0) return;
@@ -428,7 +446,7 @@ void WarpEmulator::note_atomic(const DecodedInstruction& in, std::uint32_t lanes
   }
 }
 
-const InputContents* WarpEmulator::stated_buffer(std::uint64_t address, std::uint64_t& offset) const {
+const InputContents* WarpEmulator::Impl::stated_buffer(std::uint64_t address, std::uint64_t& offset) const {
   // The buffer whose base is the nearest at or below the address, within the 2^36 bytes each
   // pointer parameter's synthetic base leaves it (kPointerParamBase).
   const InputContents* found = nullptr;
@@ -446,12 +464,12 @@ const InputContents* WarpEmulator::stated_buffer(std::uint64_t address, std::uin
   return found;
 }
 
-std::uint64_t WarpEmulator::instruction_key() const {
-  const Frame& frame = frames_.back();
+std::uint64_t WarpEmulator::Impl::instruction_key() const {
+  const Frame& frame = lanes_.frames.back();
   return std::uint64_t{frame.function} << 32 | frame.stack.back().pc;
 }
 
-Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t lanes) {
+Access WarpEmulator::Impl::counted_access(const DecodedInstruction& in, std::uint32_t lanes) {
   Access access;
   access.kind = in.opcode == Opcode::st || in.opcode == Opcode::red || in.writes_global ? AccessKind::store
                 : in.opcode == Opcode::atom                         ? AccessKind::atomic
@@ -462,20 +480,20 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     access.transactions = -1;
     return access;
   }
-  const Frame& frame = frames_.back();
+  const Frame& frame = lanes_.frames.back();
   std::uint64_t bytes = static_cast<std::uint64_t>(std::max(1, in.type.bytes() * in.vector_width));
   if (in.opcode == Opcode::cp_async) {  // the copy's size operand
     const Arg* size = in.srcs.empty() ? nullptr : &in.srcs[0];
     const bool known = size != nullptr && (size->kind == Arg::Kind::imm ||
-                                           (size->kind == Arg::Kind::reg && (known_[frame.register_base + size->reg] & lanes) == lanes));
+                                           (size->kind == Arg::Kind::reg && (lanes_.known[frame.register_base + size->reg] & lanes) == lanes));
     if (!known || lanes == 0) {
       access.transactions = lanes == 0 ? 0 : -1;
       return access;
     }
-    bytes = size->kind == Arg::Kind::imm ? size->imm : values_[(frame.register_base + size->reg) * 32 + static_cast<std::size_t>(std::countr_zero(lanes))];
+    bytes = size->kind == Arg::Kind::imm ? size->imm : lanes_.values[(frame.register_base + size->reg) * 32 + static_cast<std::size_t>(std::countr_zero(lanes))];
     bytes = std::max<std::uint64_t>(bytes, 1);
     const Arg& base = in.address.base;
-    if (std::popcount(lanes) == 1 && (base.kind == Arg::Kind::imm || (known_[frame.register_base + base.reg] & lanes) != 0)) {
+    if (std::popcount(lanes) == 1 && (base.kind == Arg::Kind::imm || (lanes_.known[frame.register_base + base.reg] & lanes) != 0)) {
       // A bulk copy issued by one lane (the usual case): the sectors its byte range spans.
       LaneAddresses one;
       lane_addresses(in, lanes, one);
@@ -495,7 +513,7 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
     return access;
   }
   const Arg& base = in.address.base;
-  const std::uint32_t known = base.kind == Arg::Kind::reg ? known_[frame.register_base + base.reg] : 0xFFFFFFFFu;
+  const std::uint32_t known = base.kind == Arg::Kind::reg ? lanes_.known[frame.register_base + base.reg] : 0xFFFFFFFFu;
   if ((lanes & ~known) != 0) {
     access.transactions = -1;
     if (access.space == StateSpace::generic) note_generic_as_global(in, access);
@@ -522,15 +540,15 @@ Access WarpEmulator::counted_access(const DecodedInstruction& in, std::uint32_t 
   return access;
 }
 
-const std::uint64_t* WarpEmulator::lane_row(const Arg& arg, std::size_t base, std::array<std::uint64_t, 32>& spread) const {
-  if (arg.kind == Arg::Kind::reg) return &values_[(base + arg.reg) * 32];
+const std::uint64_t* WarpEmulator::Impl::lane_row(const Arg& arg, std::size_t base, std::array<std::uint64_t, 32>& spread) const {
+  if (arg.kind == Arg::Kind::reg) return &lanes_.values[(base + arg.reg) * 32];
   spread.fill(arg.imm);
   return spread.data();
 }
 
 // The common integer instructions over all 32 lanes at once (the compiler vectorises these
 // loops); results are kept only for `lanes`. False when the instruction needs the general path.
-WARPSIM_VECTOR_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
+WARPSIM_VECTOR_LOOPS bool WarpEmulator::Impl::fast_integer_op(const DecodedInstruction& in, std::size_t base, std::uint32_t lanes, std::uint32_t executing) {
   if (in.dsts.size() != 1 || in.dsts[0].kind != Arg::Kind::reg || in.srcs.empty() || in.srcs.size() > 3) return false;
   const bool low_product = in.mul_mode == MulMode::lo;
   const bool wide32 = in.mul_mode == MulMode::wide && in.type.bits == 32;
@@ -590,29 +608,29 @@ WARPSIM_VECTOR_LOOPS bool WarpEmulator::fast_integer_op(const DecodedInstruction
     }
     default: return false;
   }
-  const Frame& frame = frames_.back();
+  const Frame& frame = lanes_.frames.back();
   const std::size_t row = (base + in.dsts[0].reg) * 32;
   const int bits = width(module_.functions[frame.function].register_types[in.dsts[0].reg]);
   const std::uint64_t keep = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-  std::uint64_t* const out = &values_[row];
+  std::uint64_t* const out = &lanes_.values[row];
   for (int l = 0; l < 32; ++l) out[l] = (lanes >> l) & 1 ? r[l] & keep : out[l];  // a select, not a branch
-  known_[base + in.dsts[0].reg] = (known_[base + in.dsts[0].reg] & ~executing) | lanes;
+  lanes_.known[base + in.dsts[0].reg] = (lanes_.known[base + in.dsts[0].reg] & ~executing) | lanes;
   return true;
 }
 
-void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown) {
-  Frame& frame = frames_.back();
+void WarpEmulator::Impl::execute(const DecodedInstruction& in, std::uint32_t active, std::uint32_t gtrue, std::uint32_t gunknown) {
+  Frame& frame = lanes_.frames.back();
   const std::size_t base = frame.register_base;
   const std::uint32_t executing = gtrue | gunknown;
   const auto known_of = [&](const Arg& a) -> std::uint32_t {
     switch (a.kind) {
-      case Arg::Kind::reg: return known_[base + a.reg];
+      case Arg::Kind::reg: return lanes_.known[base + a.reg];
       case Arg::Kind::imm: return 0xFFFFFFFFu;
       default: return 0;
     }
   };
   const auto read = [&](const Arg& a, int lane) -> std::uint64_t {
-    std::uint64_t v = a.kind == Arg::Kind::reg ? values_[(base + a.reg) * 32 + static_cast<std::size_t>(lane)] : a.imm;
+    std::uint64_t v = a.kind == Arg::Kind::reg ? lanes_.values[(base + a.reg) * 32 + static_cast<std::size_t>(lane)] : a.imm;
     return a.negated ? (v == 0 ? 1 : 0) : v;
   };
   // Writes lane values computed by `compute(lane, value&) -> known?` into destination `d`.
@@ -620,19 +638,19 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
     if (d.kind != Arg::Kind::reg) return;
     const std::size_t r = base + d.reg;
     const int bits = width(module_.functions[frame.function].register_types[d.reg]);
-    std::uint32_t known = known_[r] & ~executing;  // lanes not executing keep their values
+    std::uint32_t known = lanes_.known[r] & ~executing;  // lanes not executing keep their values
     for_lanes(gtrue & inputs_known, [&](int lane) {
       std::uint64_t v = 0;
       if (compute(lane, v)) {
-        values_[r * 32 + static_cast<std::size_t>(lane)] = truncate(v, bits);
+        lanes_.values[r * 32 + static_cast<std::size_t>(lane)] = truncate(v, bits);
         known |= std::uint32_t{1} << lane;
       }
     });
-    known_[r] = known;
+    lanes_.known[r] = known;
   };
   const auto unknown_destinations = [&] {
     for (const Arg& d : in.dsts) {
-      if (d.kind == Arg::Kind::reg) known_[base + d.reg] &= ~executing;
+      if (d.kind == Arg::Kind::reg) lanes_.known[base + d.reg] &= ~executing;
     }
   };
   std::uint32_t inputs = 0xFFFFFFFFu;
@@ -673,8 +691,8 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
           return true;
         });
       }
-      const auto stored = param_store_.find(slot);
-      for (const Slot& s : stored == param_store_.end() ? std::vector<Slot>{} : stored->second) {
+      const auto stored = lanes_.param_store.find(slot);
+      for (const Slot& s : stored == lanes_.param_store.end() ? std::vector<Slot>{} : stored->second) {
         if (s.offset == in.address.offset) {
           return write(in.dsts[0], s.known, [&](int lane, std::uint64_t& v) {
             v = s.values[static_cast<std::size_t>(lane)];
@@ -686,7 +704,7 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
     }
     case Opcode::st: {
       if (in.space != StateSpace::param || in.srcs.size() != 1) return;
-      std::vector<Slot>& slots = param_store_[in.address.param_slot];
+      std::vector<Slot>& slots = lanes_.param_store[in.address.param_slot];
       Slot* target = nullptr;
       for (Slot& s : slots) {
         if (s.offset == in.address.offset) target = &s;
@@ -810,9 +828,9 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
       });
     }
     case Opcode::alloca: {  // local memory for the frame: a known address in the local space
-      const std::uint64_t address = alloca_top_;
+      const std::uint64_t address = lanes_.alloca_top;
       const std::uint64_t size = in.srcs[0].kind == Arg::Kind::imm ? in.srcs[0].imm : 0;
-      alloca_top_ += (std::min<std::uint64_t>(size, kWindowSize / 4) + 15) / 16 * 16;
+      lanes_.alloca_top += (std::min<std::uint64_t>(size, kWindowSize / 4) + 15) / 16 * 16;
       return write(in.dsts[0], 0xFFFFFFFFu, [&](int, std::uint64_t& v) {
         v = address;
         return true;
@@ -856,7 +874,7 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
     }
     case Opcode::other_calc:
       for (const std::int32_t slot : in.call_returns) {
-        param_store_.erase(slot);
+        lanes_.param_store.erase(slot);
       }
       return unknown_destinations();
     default: break;
@@ -877,7 +895,7 @@ void WarpEmulator::execute(const DecodedInstruction& in, std::uint32_t active, s
     });
   }
   for (std::size_t i = 1; i < in.dsts.size(); ++i) {
-    if (in.dsts[i].kind == Arg::Kind::reg) known_[base + in.dsts[i].reg] &= ~executing;
+    if (in.dsts[i].kind == Arg::Kind::reg) lanes_.known[base + in.dsts[i].reg] &= ~executing;
   }
   if (fast_integer_op(in, base, gtrue & inputs, executing)) return;
   write(in.dsts[0], inputs, [&](int lane, std::uint64_t& v) { return integer_result(in, read(a, lane), read(b, lane), read(c, lane), v); });

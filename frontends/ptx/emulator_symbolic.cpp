@@ -10,12 +10,12 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "warpsim/ptx/emulator.hpp"
+#include "warp_emulator_impl.hpp"
 #include "warpsim/ptx/lane_arith.hpp"
 
 namespace warpsim::ptx {
 
-struct WarpEmulator::LaneForm {
+struct WarpEmulator::Impl::LaneForm {
   Wide c = 0;
   std::array<Wide, kMaxSymbols> b{};
   Wide lo = 0, hi = 0;
@@ -40,85 +40,85 @@ constexpr std::int64_t kLargestResidueCut = 64;  // larger moduli fix the symbol
 
 }  // namespace
 
-bool WarpEmulator::tainted(std::size_t r) const {
-  const std::int32_t slot = coefficient_slot_[r];
-  return slot >= 0 && (coefficient_pool_[static_cast<std::size_t>(slot)].symbols & live_) != 0;
+bool WarpEmulator::Impl::tainted(std::size_t r) const {
+  const std::int32_t slot = symbolic_.coefficient_slot[r];
+  return slot >= 0 && (symbolic_.coefficient_pool[static_cast<std::size_t>(slot)].symbols & symbolic_.live) != 0;
 }
 
-const WarpEmulator::Coefficients* WarpEmulator::coefficients(std::size_t r) const {
-  const std::int32_t slot = coefficient_slot_[r];
-  return slot < 0 ? nullptr : &coefficient_pool_[static_cast<std::size_t>(slot)];
+const WarpEmulator::Impl::Coefficients* WarpEmulator::Impl::coefficients(std::size_t r) const {
+  const std::int32_t slot = symbolic_.coefficient_slot[r];
+  return slot < 0 ? nullptr : &symbolic_.coefficient_pool[static_cast<std::size_t>(slot)];
 }
 
-WarpEmulator::Coefficients& WarpEmulator::writable_coefficients(std::size_t r) {
-  std::int32_t& slot = coefficient_slot_[r];
+WarpEmulator::Impl::Coefficients& WarpEmulator::Impl::writable_coefficients(std::size_t r) {
+  std::int32_t& slot = symbolic_.coefficient_slot[r];
   if (slot < 0) {
-    if (!free_slots_.empty()) {
-      slot = free_slots_.back();
-      free_slots_.pop_back();
-      coefficient_pool_[static_cast<std::size_t>(slot)] = Coefficients{};
+    if (!symbolic_.free_slots.empty()) {
+      slot = symbolic_.free_slots.back();
+      symbolic_.free_slots.pop_back();
+      symbolic_.coefficient_pool[static_cast<std::size_t>(slot)] = Coefficients{};
     } else {
-      slot = static_cast<std::int32_t>(coefficient_pool_.size());
-      coefficient_pool_.emplace_back();
+      slot = static_cast<std::int32_t>(symbolic_.coefficient_pool.size());
+      symbolic_.coefficient_pool.emplace_back();
     }
   }
-  return coefficient_pool_[static_cast<std::size_t>(slot)];
+  return symbolic_.coefficient_pool[static_cast<std::size_t>(slot)];
 }
 
-void WarpEmulator::clear_coefficients(std::size_t r) {
-  std::int32_t& slot = coefficient_slot_[r];
+void WarpEmulator::Impl::clear_coefficients(std::size_t r) {
+  std::int32_t& slot = symbolic_.coefficient_slot[r];
   if (slot < 0) return;
-  free_slots_.push_back(slot);
+  symbolic_.free_slots.push_back(slot);
   slot = -1;
 }
 
-void WarpEmulator::clear_frame_coefficients(std::size_t base, std::uint32_t count) {
+void WarpEmulator::Impl::clear_frame_coefficients(std::size_t base, std::uint32_t count) {
   for (std::size_t r = base; r < base + count; ++r) clear_coefficients(r);
 }
 
-std::uint32_t WarpEmulator::symbols_of(const Arg& a) const {
+std::uint32_t WarpEmulator::Impl::symbols_of(const Arg& a) const {
   if (a.kind != Arg::Kind::reg) return 0;
-  const Coefficients* c = coefficients(frames_.back().register_base + a.reg);
-  return c == nullptr ? 0 : c->symbols & live_;
+  const Coefficients* c = coefficients(lanes_.frames.back().register_base + a.reg);
+  return c == nullptr ? 0 : c->symbols & symbolic_.live;
 }
 
-std::uint64_t WarpEmulator::source_value(std::size_t i, int lane) const {
-  return captured_[i][static_cast<std::size_t>(lane)];
+std::uint64_t WarpEmulator::Impl::source_value(std::size_t i, int lane) const {
+  return symbolic_.captured[i][static_cast<std::size_t>(lane)];
 }
 
-void WarpEmulator::capture_sources(const DecodedInstruction& in) {
-  const std::size_t base = frames_.back().register_base;
-  for (std::size_t i = 0; i < in.srcs.size() && i < captured_.size(); ++i) {
+void WarpEmulator::Impl::capture_sources(const DecodedInstruction& in) {
+  const std::size_t base = lanes_.frames.back().register_base;
+  for (std::size_t i = 0; i < in.srcs.size() && i < symbolic_.captured.size(); ++i) {
     const Arg& a = in.srcs[i];
     if (a.kind == Arg::Kind::reg) {
-      std::copy_n(&values_[(base + a.reg) * 32], 32, captured_[i].begin());
+      std::copy_n(&lanes_.values[(base + a.reg) * 32], 32, symbolic_.captured[i].begin());
     } else {
-      captured_[i].fill(a.imm);
+      symbolic_.captured[i].fill(a.imm);
     }
   }
 }
 
-bool WarpEmulator::form_of(const Arg& a, int lane, ScalarType type, LaneForm& f, const std::uint64_t* raw_value) const {
+bool WarpEmulator::Impl::form_of(const Arg& a, int lane, ScalarType type, LaneForm& f, const std::uint64_t* raw_value) const {
   const int bits = width(type);
   const std::uint64_t raw = raw_value != nullptr ? *raw_value
-                            : a.kind == Arg::Kind::reg ? values_[(frames_.back().register_base + a.reg) * 32 + static_cast<std::size_t>(lane)]
+                            : a.kind == Arg::Kind::reg ? lanes_.values[(lanes_.frames.back().register_base + a.reg) * 32 + static_cast<std::size_t>(lane)]
                                                        : a.imm;
-  const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(frames_.back().register_base + a.reg) : nullptr;
+  const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(lanes_.frames.back().register_base + a.reg) : nullptr;
   if (c != nullptr) {
     // A register read as a wider type holds its own width's value, zero-extended: an unsigned
     // form of the register's width, which must not wrap.
-    const int register_bits = width(module_.functions[frames_.back().function].register_types[a.reg]);
+    const int register_bits = width(module_.functions[lanes_.frames.back().function].register_types[a.reg]);
     if (register_bits < bits) return form_of(a, lane, ScalarType{TypeKind::u, static_cast<std::uint8_t>(register_bits)}, f, raw_value);
   }
   f = LaneForm{};
   f.c = type.is_signed() ? static_cast<Wide>(sign_extend(raw, bits)) : static_cast<Wide>(truncate(raw, bits));
   f.lo = f.hi = f.c;
   if (c != nullptr) {
-    for (std::uint32_t m = c->symbols & live_; m != 0; m &= m - 1) {
+    for (std::uint32_t m = c->symbols & symbolic_.live; m != 0; m &= m - 1) {
       const auto v = static_cast<std::size_t>(std::countr_zero(m));
       const Wide b = static_cast<Wide>(sign_extend(c->lane[v][static_cast<std::size_t>(lane)], bits));
       f.b[v] = b;
-      const Wide span = b * static_cast<Wide>(symbols_[v].count - 1);
+      const Wide span = b * static_cast<Wide>(symbolic_.symbols[v].count - 1);
       (span < 0 ? f.lo : f.hi) += span;
     }
   }
@@ -128,25 +128,25 @@ bool WarpEmulator::form_of(const Arg& a, int lane, ScalarType type, LaneForm& f,
   return f.lo >= lowest && f.hi <= highest;
 }
 
-void WarpEmulator::narrow(int symbol, std::int64_t count, SplitKind kind) {
-  Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
+void WarpEmulator::Impl::narrow(int symbol, std::int64_t count, SplitKind kind) {
+  Symbol& s = symbolic_.symbols[static_cast<std::size_t>(symbol)];
 
   if (count >= s.count) return;
   if (s.restart_modulus > 0) throw RestartClass{ClassSplit{SplitKind::residue, s.dim, s.restart_modulus}};
-  if (!s.loop && s.step == 1) splits_->push_back(ClassSplit{kind, s.dim, kind == SplitKind::each ? s.count : count});
-  if (!s.loop && s.step > 1) splits_->push_back(ClassSplit{SplitKind::prefix, s.dim, count * s.step});  // every low digit
+  if (!s.loop && s.step == 1) symbolic_.splits->push_back(ClassSplit{kind, s.dim, kind == SplitKind::each ? s.count : count});
+  if (!s.loop && s.step > 1) symbolic_.splits->push_back(ClassSplit{SplitKind::prefix, s.dim, count * s.step});  // every low digit
   s.count = count;
-  if (count <= 1) live_ &= ~(1u << symbol);
+  if (count <= 1) symbolic_.live &= ~(1u << symbol);
 }
 
-void WarpEmulator::fix(int symbol) { narrow(symbol, 1, SplitKind::each); }
+void WarpEmulator::Impl::fix(int symbol) { narrow(symbol, 1, SplitKind::each); }
 
-void WarpEmulator::fix_all(std::uint32_t symbols) {
-  for (std::uint32_t m = symbols & live_; m != 0; m &= m - 1) fix(std::countr_zero(m));
+void WarpEmulator::Impl::fix_all(std::uint32_t symbols) {
+  for (std::uint32_t m = symbols & symbolic_.live; m != 0; m &= m - 1) fix(std::countr_zero(m));
 }
 
-void WarpEmulator::residue_cut(int symbol, std::int64_t modulus) {
-  const Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
+void WarpEmulator::Impl::residue_cut(int symbol, std::int64_t modulus) {
+  const Symbol& s = symbolic_.symbols[static_cast<std::size_t>(symbol)];
   if (s.loop) {
     period_hint(symbol, modulus);
     fix(symbol);
@@ -162,17 +162,17 @@ void WarpEmulator::residue_cut(int symbol, std::int64_t modulus) {
 // A division by d of an index i over n blocks (d dividing n) is i = r + d q: the quotient q and
 // the remainder r are affine in two digits where they are not in i. The class goes on with both
 // digits; only narrowing the low one falls back to the residue cut.
-bool WarpEmulator::reshape(int symbol, std::int64_t modulus) {
+bool WarpEmulator::Impl::reshape(int symbol, std::int64_t modulus) {
   int digit = kBlockSymbols;
-  while (digit < kMaxSymbols && ((allocated_ >> digit) & 1) != 0) ++digit;
+  while (digit < kMaxSymbols && ((symbolic_.allocated >> digit) & 1) != 0) ++digit;
   if (digit >= kMaxSymbols) return false;
-  allocated_ |= 1u << digit;
-  live_ |= 1u << digit;
-  Symbol& s = symbols_[static_cast<std::size_t>(symbol)];
-  symbols_[static_cast<std::size_t>(digit)] = Symbol{false, s.dim, modulus, s.step, modulus * s.step};
+  symbolic_.allocated |= 1u << digit;
+  symbolic_.live |= 1u << digit;
+  Symbol& s = symbolic_.symbols[static_cast<std::size_t>(symbol)];
+  symbolic_.symbols[static_cast<std::size_t>(digit)] = Symbol{false, s.dim, modulus, s.step, modulus * s.step};
   s.count /= modulus;
   s.step *= modulus;
-  for (Coefficients& c : coefficient_pool_) substitute(c, symbol, digit, modulus);
+  for (Coefficients& c : symbolic_.coefficient_pool) substitute(c, symbol, digit, modulus);
   const auto in_slots = [&](std::unordered_map<std::int32_t, std::vector<Slot>>& store) {
     for (auto& [id, slots] : store) {
       for (Slot& slot : slots) {
@@ -184,13 +184,13 @@ bool WarpEmulator::reshape(int symbol, std::int64_t modulus) {
     for (auto& [position, c] : snapshot.coefficients) substitute(c, symbol, digit, modulus);
     in_slots(snapshot.param_store);
   };
-  in_slots(param_store_);
-  for (LoopTracker& t : trackers_) in_snapshot(t.snapshot);
-  for (LoopRun& run : runs_) in_snapshot(run.start);
+  in_slots(lanes_.param_store);
+  for (LoopTracker& t : loops_.trackers) in_snapshot(t.snapshot);
+  for (LoopRun& run : loops_.runs) in_snapshot(run.start);
   return true;
 }
 
-void WarpEmulator::substitute(Coefficients& c, int symbol, int digit, std::int64_t modulus) const {
+void WarpEmulator::Impl::substitute(Coefficients& c, int symbol, int digit, std::int64_t modulus) const {
   if (((c.symbols >> symbol) & 1) == 0) return;
   auto& high = c.lane[static_cast<std::size_t>(symbol)];
   auto& low = c.lane[static_cast<std::size_t>(digit)];
@@ -205,13 +205,13 @@ void WarpEmulator::substitute(Coefficients& c, int symbol, int digit, std::int64
 // (index 0 of every symbol): first by the longest prefix of one symbol (a bound check splits
 // the grid where it starts to fail), else by fixing one symbol, innermost loop first.
 template <typename Uniform>
-void WarpEmulator::narrow_until(Uniform uniform, std::uint32_t involved) {
+void WarpEmulator::Impl::narrow_until(Uniform uniform, std::uint32_t involved) {
   const auto set_count = [&](int v, std::int64_t n) {
-    symbols_[static_cast<std::size_t>(v)].count = n;
-    live_ = n > 1 ? live_ | (1u << v) : live_ & ~(1u << v);
+    symbolic_.symbols[static_cast<std::size_t>(v)].count = n;
+    symbolic_.live = n > 1 ? symbolic_.live | (1u << v) : symbolic_.live & ~(1u << v);
   };
   while (!uniform()) {
-    const std::uint32_t candidates = involved & live_;
+    const std::uint32_t candidates = involved & symbolic_.live;
     // Nothing left to narrow: every symbol of the value is fixed in this box, so its lanes hold
     // exact values (as --emulate-all has them) and the caller's test no longer needs to hold: a
     // division of a value that is negative in the first block, say, is emulated as it is.
@@ -219,7 +219,7 @@ void WarpEmulator::narrow_until(Uniform uniform, std::uint32_t involved) {
     bool narrowed = false;
     for (int v = kMaxSymbols - 1; v >= 0 && !narrowed; --v) {
       if (((candidates >> v) & 1) == 0) continue;
-      const std::int64_t full = symbols_[static_cast<std::size_t>(v)].count;
+      const std::int64_t full = symbolic_.symbols[static_cast<std::size_t>(v)].count;
       set_count(v, 1);
       const bool alone = uniform();
       set_count(v, full);
@@ -239,19 +239,19 @@ void WarpEmulator::narrow_until(Uniform uniform, std::uint32_t involved) {
     // (fixing it restarts the class).
     int pick = -1;
     for (int v = kMaxSymbols - 1; v >= 0 && pick < 0; --v) {
-      if (((candidates >> v) & 1) != 0 && symbols_[static_cast<std::size_t>(v)].loop) pick = v;
+      if (((candidates >> v) & 1) != 0 && symbolic_.symbols[static_cast<std::size_t>(v)].loop) pick = v;
     }
     for (int v = 0; v < kMaxSymbols && pick < 0; ++v) {
-      const Symbol& s = symbols_[static_cast<std::size_t>(v)];
+      const Symbol& s = symbolic_.symbols[static_cast<std::size_t>(v)];
       if (((candidates >> v) & 1) == 0 || s.restart_modulus > 0) continue;
-      if (pick < 0 || s.count < symbols_[static_cast<std::size_t>(pick)].count) pick = v;
+      if (pick < 0 || s.count < symbolic_.symbols[static_cast<std::size_t>(pick)].count) pick = v;
     }
     if (pick < 0) pick = std::countr_zero(candidates);
     fix(pick);
   }
 }
 
-void WarpEmulator::force_uniform_compare(const DecodedInstruction&, const Arg& a, const Arg& b, Compare compare,
+void WarpEmulator::Impl::force_uniform_compare(const DecodedInstruction&, const Arg& a, const Arg& b, Compare compare,
                                          ScalarType type, std::uint32_t lanes) {
   const std::uint32_t involved = symbols_of(a) | symbols_of(b);
   if (involved == 0) return;
@@ -268,9 +268,9 @@ void WarpEmulator::force_uniform_compare(const DecodedInstruction&, const Arg& a
       bool constant = true;
       for (std::size_t v = 0; v < kMaxSymbols; ++v) {
         const Wide d = x.b[v] - y.b[v];
-        if (d == 0 || ((live_ >> v) & 1) == 0) continue;
+        if (d == 0 || ((symbolic_.live >> v) & 1) == 0) continue;
         constant = false;
-        const Wide span = d * static_cast<Wide>(symbols_[v].count - 1);
+        const Wide span = d * static_cast<Wide>(symbolic_.symbols[v].count - 1);
         (span < 0 ? lo : hi) += span;
       }
       if (constant) continue;
@@ -284,8 +284,8 @@ void WarpEmulator::force_uniform_compare(const DecodedInstruction&, const Arg& a
   }, involved);
 }
 
-void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, std::uint32_t gunknown) {
-  const std::size_t base = frames_.back().register_base;
+void WarpEmulator::Impl::observe(const DecodedInstruction& in, std::uint32_t gtrue, std::uint32_t gunknown) {
+  const std::size_t base = lanes_.frames.back().register_base;
   const std::uint32_t executing = gtrue | gunknown;
   if (in.has_guard && tainted(base + in.guard_reg)) fix_all(coefficients(base + in.guard_reg)->symbols);
   const auto fix_sources = [&](std::size_t from, std::size_t to) {
@@ -297,7 +297,7 @@ void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, st
     case Opcode::st:  // a param slot keeps a scalar's coefficients; what it cannot keep is fixed where it matters
       if (in.space == StateSpace::param) {
         for (const Arg& a : in.srcs) {
-          if (a.kind != Arg::Kind::reg || !relevant_[frames_.back().function][a.reg]) continue;
+          if (a.kind != Arg::Kind::reg || !relevant_[lanes_.frames.back().function][a.reg]) continue;
           const Coefficients* c = coefficients(base + a.reg);
           if (in.srcs.size() != 1 || (c != nullptr && c->poisoned)) fix_all(symbols_of(a));
         }
@@ -305,11 +305,11 @@ void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, st
       break;
     case Opcode::setp: case Opcode::set: case Opcode::min: case Opcode::max: {
       bool relevant = false;
-      for (const Arg& d : in.dsts) relevant = relevant || (d.kind == Arg::Kind::reg && relevant_[frames_.back().function][d.reg]);
+      for (const Arg& d : in.dsts) relevant = relevant || (d.kind == Arg::Kind::reg && relevant_[lanes_.frames.back().function][d.reg]);
       if (!relevant || in.srcs.size() < 2) return;
       std::uint32_t lanes = gtrue;
       for (std::size_t i = 0; i < 2; ++i) {
-        if (in.srcs[i].kind == Arg::Kind::reg) lanes &= known_[base + in.srcs[i].reg];
+        if (in.srcs[i].kind == Arg::Kind::reg) lanes &= lanes_.known[base + in.srcs[i].reg];
       }
       const bool compare = in.opcode == Opcode::setp || in.opcode == Opcode::set;
       const ScalarType type = compare ? in.src_type : in.type;
@@ -330,13 +330,13 @@ void WarpEmulator::observe(const DecodedInstruction& in, std::uint32_t gtrue, st
 // The access's space and transactions must be the same for every block of the box. Lanes that
 // move together by a multiple of 128 bytes touch as many sectors and lines (by a multiple of 4 bytes, as
 // many shared ways and const addresses); other shifts are tried one by one.
-void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t lanes) {
-  const std::size_t r = frames_.back().register_base + in.address.base.reg;
+void WarpEmulator::Impl::observe_access(const DecodedInstruction& in, std::uint32_t lanes) {
+  const std::size_t r = lanes_.frames.back().register_base + in.address.base.reg;
   while (tainted(r)) {
-    if ((lanes & ~known_[r]) != 0 || lanes == 0) return;  // an unknown address: unknown sectors anyway
+    if ((lanes & ~lanes_.known[r]) != 0 || lanes == 0) return;  // an unknown address: unknown sectors anyway
     const Coefficients& c = *coefficients(r);
     bool mixed = false;
-    for (std::uint32_t m = c.symbols & live_; m != 0 && !mixed; m &= m - 1) {
+    for (std::uint32_t m = c.symbols & symbolic_.live; m != 0 && !mixed; m &= m - 1) {
       const auto v = static_cast<std::size_t>(std::countr_zero(m));
       const std::uint64_t first = c.lane[v][static_cast<std::size_t>(std::countr_zero(lanes))];
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
@@ -348,7 +348,7 @@ void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t la
       }
     }
     if (mixed) continue;
-    const std::uint32_t involved = c.symbols & live_;
+    const std::uint32_t involved = c.symbols & symbolic_.live;
     const int lane0 = std::countr_zero(lanes);
     narrow_until([&] {
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
@@ -360,14 +360,14 @@ void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t la
       return true;
     }, involved);
     if (!tainted(r)) return;
-    std::uint64_t* row = &values_[r * 32];
+    std::uint64_t* row = &lanes_.values[r * 32];
     StateSpace space = in.space;
     if (space == StateSpace::generic) space = space_of_generic(row[static_cast<std::size_t>(lane0)] + static_cast<std::uint64_t>(in.address.offset));
     // Shifting every lane by a multiple of `period` bytes keeps the access's transactions: 128 for
     // sectors and their 128-byte lines, 4 for shared ways and const addresses (counted in 4-byte words).
     const std::int64_t period = space == StateSpace::shared || space == StateSpace::constant || space == StateSpace::param ? 4 : 128;
     std::int64_t step = period;
-    for (std::uint32_t m = coefficients(r)->symbols & live_; m != 0; m &= m - 1) {
+    for (std::uint32_t m = coefficients(r)->symbols & symbolic_.live; m != 0; m &= m - 1) {
       const auto v = static_cast<std::size_t>(std::countr_zero(m));
       step = gcd64(step, static_cast<std::int64_t>(coefficients(r)->lane[v][static_cast<std::size_t>(lane0)] & static_cast<std::uint64_t>(period - 1)));
     }
@@ -381,7 +381,7 @@ void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t la
     }
     if (same) return;
     for (int v = kMaxSymbols - 1; v >= 0; --v) {
-      if (((coefficients(r)->symbols & live_) >> v & 1) == 0) continue;
+      if (((coefficients(r)->symbols & symbolic_.live) >> v & 1) == 0) continue;
       const auto b = static_cast<std::int64_t>(coefficients(r)->lane[static_cast<std::size_t>(v)][static_cast<std::size_t>(lane0)] &
                                                static_cast<std::uint64_t>(period - 1));
       if (b == 0) continue;
@@ -391,7 +391,7 @@ void WarpEmulator::observe_access(const DecodedInstruction& in, std::uint32_t la
   }
 }
 
-std::uint32_t WarpEmulator::nonzero_symbols(const Coefficients& c) {
+std::uint32_t WarpEmulator::Impl::nonzero_symbols(const Coefficients& c) {
   std::uint32_t symbols = 0;
   for (std::size_t v = 0; v < kMaxSymbols; ++v) {
     if (std::any_of(c.lane[v].begin(), c.lane[v].end(), [](std::uint64_t x) { return x != 0; })) symbols |= 1u << v;
@@ -399,20 +399,20 @@ std::uint32_t WarpEmulator::nonzero_symbols(const Coefficients& c) {
   return symbols;
 }
 
-WarpEmulator::Slot* WarpEmulator::stored_param(const DecodedInstruction& in) {
-  const auto slots = param_store_.find(in.address.param_slot);
-  if (slots == param_store_.end()) return nullptr;
+WarpEmulator::Impl::Slot* WarpEmulator::Impl::stored_param(const DecodedInstruction& in) {
+  const auto slots = lanes_.param_store.find(in.address.param_slot);
+  if (slots == lanes_.param_store.end()) return nullptr;
   for (Slot& s : slots->second) {
     if (s.offset == in.address.offset) return &s;
   }
   return nullptr;
 }
 
-void WarpEmulator::store_param_coefficients(const DecodedInstruction& in, std::uint32_t executing) {
+void WarpEmulator::Impl::store_param_coefficients(const DecodedInstruction& in, std::uint32_t executing) {
   Slot* slot = stored_param(in);
   if (slot == nullptr || in.srcs.size() != 1) return;
   const Arg& a = in.srcs[0];
-  const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(frames_.back().register_base + a.reg) : nullptr;
+  const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(lanes_.frames.back().register_base + a.reg) : nullptr;
   if (c == nullptr && !slot->coefficients) return;
   Coefficients merged = slot->coefficients.value_or(Coefficients{});
   for (std::size_t v = 0; v < kMaxSymbols; ++v) {
@@ -432,8 +432,8 @@ void WarpEmulator::store_param_coefficients(const DecodedInstruction& in, std::u
   }
 }
 
-void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executing) {
-  const Frame& frame = frames_.back();
+void WarpEmulator::Impl::propagate(const DecodedInstruction& in, std::uint32_t executing) {
+  const Frame& frame = lanes_.frames.back();
   const std::size_t base = frame.register_base;
   if (in.opcode == Opcode::st && in.space == StateSpace::param) {
     store_param_coefficients(in, executing);
@@ -448,7 +448,7 @@ void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executi
   if (passed != nullptr && (!passed->coefficients || passed->coefficient_bits != width(in.type))) passed = nullptr;
   if (passed != nullptr) any_tainted = true;
   bool dst_has_coefficients = false;
-  for (const Arg& d : in.dsts) dst_has_coefficients = dst_has_coefficients || (d.kind == Arg::Kind::reg && coefficient_slot_[base + d.reg] >= 0);
+  for (const Arg& d : in.dsts) dst_has_coefficients = dst_has_coefficients || (d.kind == Arg::Kind::reg && symbolic_.coefficient_slot[base + d.reg] >= 0);
   if (!any_tainted && !dst_has_coefficients) return;
 
   Coefficients result;
@@ -506,17 +506,17 @@ void WarpEmulator::propagate(const DecodedInstruction& in, std::uint32_t executi
 
 // Coefficients of the single destination of an integer instruction that is affine in its
 // tainted sources; false when it is not (then the caller fixes or poisons).
-bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out) {
-  const std::size_t base = frames_.back().register_base;
+bool WarpEmulator::Impl::propagate_affine(const DecodedInstruction& in, std::uint32_t lanes, Coefficients& out) {
+  const std::size_t base = lanes_.frames.back().register_base;
   const auto coef = [&](std::size_t i) -> const Coefficients* {
     if (i >= in.srcs.size() || in.srcs[i].kind != Arg::Kind::reg || in.srcs[i].negated) return nullptr;
     const Coefficients* c = coefficients(base + in.srcs[i].reg);
-    return c != nullptr && (c->symbols & live_) != 0 ? c : nullptr;
+    return c != nullptr && (c->symbols & symbolic_.live) != 0 ? c : nullptr;
   };
   if (in.type.is_float() || in.dsts.empty() || in.dsts[0].kind != Arg::Kind::reg) return false;
   const auto combine = [&](auto f) {
     for (std::size_t v = 0; v < kMaxSymbols; ++v) {
-      if (((live_ >> v) & 1) == 0) continue;
+      if (((symbolic_.live >> v) & 1) == 0) continue;
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
         const auto lane = static_cast<std::size_t>(std::countr_zero(l));
         out.lane[v][lane] = f(v, lane);
@@ -602,14 +602,14 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
         std::uint64_t terms = static_cast<std::uint64_t>(f.c), used = terms;
         bool separate = true;
         for (std::size_t v = 0; v < kMaxSymbols; ++v) {
-          if (((live_ >> v) & 1) == 0 || f.b[v] == 0) continue;
+          if (((symbolic_.live >> v) & 1) == 0 || f.b[v] == 0) continue;
           const auto step = static_cast<std::uint64_t>(f.b[v]);
           used |= step;
           if (!separate || f.b[v] < 0) {
             separate = false;
             continue;
           }
-          const std::uint64_t term = bits_between(std::countr_zero(step), static_cast<int>(std::bit_width(step * static_cast<std::uint64_t>(symbols_[v].count - 1))));
+          const std::uint64_t term = bits_between(std::countr_zero(step), static_cast<int>(std::bit_width(step * static_cast<std::uint64_t>(symbolic_.symbols[v].count - 1))));
           separate = (terms & term) == 0;
           terms |= term;
         }
@@ -626,7 +626,7 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
       };
       // A value that matters is worth a smaller box (until a shifted index stops wrapping, say);
       // another is poisoned instead, as before.
-      if (relevant_[frames_.back().function][in.dsts[0].reg]) narrow_until(joins, symbols_of(in.srcs[0]) | symbols_of(in.srcs[1]));
+      if (relevant_[lanes_.frames.back().function][in.dsts[0].reg]) narrow_until(joins, symbols_of(in.srcs[0]) | symbols_of(in.srcs[1]));
       if (!joins()) return false;
       combine([&](std::size_t v, std::size_t lane) { return at(0, v, lane) + at(1, v, lane); });
       return true;
@@ -709,7 +709,7 @@ bool WarpEmulator::propagate_affine(const DecodedInstruction& in, std::uint32_t 
 // affine where every coefficient is a multiple of d (a residue cut of the symbols makes them so
 // when the modulus is small), or where x stays within one multiple of d (then the quotient is
 // constant; the box is narrowed to such stretches).
-bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t x_index, std::uint32_t lanes,
+bool WarpEmulator::Impl::propagate_division(const DecodedInstruction& in, std::size_t x_index, std::uint32_t lanes,
                                       std::uint64_t divisor, std::uint64_t period, Division part, Coefficients& out) {
   const Arg& x = in.srcs[x_index];
   const ScalarType type = in.opcode == Opcode::and_ ? ScalarType{TypeKind::u, in.type.bits} : in.type;
@@ -735,9 +735,9 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
       if (!x_form(std::countr_zero(l), f) || (!floors && f.lo < 0)) return false;
       Wide lo = f.c, hi = f.c;
       for (std::size_t v = 0; v < kMaxSymbols; ++v) {
-        if (((live_ >> v) & 1) == 0 || f.b[v] % d == 0) continue;
+        if (((symbolic_.live >> v) & 1) == 0 || f.b[v] % d == 0) continue;
         if (f.b[v] % step != 0) return false;
-        const Wide span = f.b[v] * static_cast<Wide>(symbols_[v].count - 1);
+        const Wide span = f.b[v] * static_cast<Wide>(symbolic_.symbols[v].count - 1);
         (span < 0 ? lo : hi) += span;
       }
       if (floor_div(lo, period_length) != floor_div(hi, period_length)) return false;
@@ -754,18 +754,18 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
       return true;
     }, symbols_of(x));
     if (symbols_of(x) == 0) return true;  // fixed: the values are exact
-    const Coefficients& c = *coefficients(frames_.back().register_base + x.reg);
+    const Coefficients& c = *coefficients(lanes_.frames.back().register_base + x.reg);
     int cut = -1;
     std::int64_t modulus = 1, digit = 1;  // the residue cut's modulus (capped); a reshape's low digit
     for (int v = kMaxSymbols - 1; v >= 0 && cut < 0; --v) {
-      if ((((c.symbols & live_) >> v) & 1) == 0) continue;
+      if ((((c.symbols & symbolic_.live) >> v) & 1) == 0) continue;
       for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
         const Wide b = static_cast<Wide>(sign_extend(c.lane[static_cast<std::size_t>(v)][static_cast<std::size_t>(std::countr_zero(l))], width(type)));
         const Wide rest = ((b % d) + d) % d;
         if (rest == 0) continue;
         const auto m = static_cast<std::int64_t>(d / static_cast<Wide>(gcd64(static_cast<std::int64_t>(rest), static_cast<std::int64_t>(divisor))));
         modulus = std::min(std::lcm(modulus, m), kLargestResidueCut + 1);
-        digit = std::min(std::lcm(digit, m), symbols_[static_cast<std::size_t>(v)].count + 1);
+        digit = std::min(std::lcm(digit, m), symbolic_.symbols[static_cast<std::size_t>(v)].count + 1);
         cut = v;
       }
     }
@@ -780,7 +780,7 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
     }
     // Split the block dimension into digits where the low digit alone passes the checks above
     // (the high one steps by multiples of d): a tile index over a grid of whole rows of tiles.
-    if (Symbol& s = symbols_[static_cast<std::size_t>(cut)]; !s.loop && s.step == 1 && s.restart_modulus == 0 &&
+    if (Symbol& s = symbolic_.symbols[static_cast<std::size_t>(cut)]; !s.loop && s.step == 1 && s.restart_modulus == 0 &&
                                                                digit < s.count && s.count % digit == 0) {
       const std::int64_t all = s.count;
       s.count = digit;
@@ -803,9 +803,9 @@ bool WarpEmulator::propagate_division(const DecodedInstruction& in, std::size_t 
     break;
   }
   if (symbols_of(x) == 0) return true;
-  const Coefficients& c = *coefficients(frames_.back().register_base + x.reg);
+  const Coefficients& c = *coefficients(lanes_.frames.back().register_base + x.reg);
   for (std::size_t v = 0; v < kMaxSymbols; ++v) {
-    if ((((c.symbols & live_) >> v) & 1) == 0) continue;
+    if ((((c.symbols & symbolic_.live) >> v) & 1) == 0) continue;
     for (std::uint32_t l = lanes; l != 0; l &= l - 1) {
       const auto lane = static_cast<std::size_t>(std::countr_zero(l));
       const Wide b = static_cast<Wide>(sign_extend(c.lane[v][lane], width(type)));
