@@ -136,7 +136,8 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
   if (kernel.sampling) {
     const ptx::Sampling& s = *kernel.sampling;
     report.sampled = SampledLaunch{s.blocks, s.launch_blocks, s.reason, s.projected_instructions, s.budget,
-                                   static_cast<std::int64_t>(s.seed), p.per_launch.low_us, p.per_launch.high_us};
+                                   static_cast<std::int64_t>(s.seed), p.per_launch.low_us, p.per_launch.high_us,
+                                   p.per_launch.unseen_block_ratio};
   }
   result.ptx = std::move(report);
   result.compiled = input.compiled;
@@ -257,6 +258,7 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
     sampled["time_us_low"] = s.time_us_low;
     sampled["time_us_high"] = s.time_us_high;
     sampled["confidence"] = 0.95;
+    sampled["unseen_block_ratio"] = s.unseen_block_ratio;
     sampled["reason"] = s.reason;
     sampled["projected_instructions"] = s.projected_instructions;
     sampled["budget"] = s.budget;
@@ -276,7 +278,11 @@ std::string sampled_line(const SampledLaunch& s) {
   if (s.blocks.size() > 8) blocks += ", ...";
   return "sampled: time " + sim::report::fixed(s.time_us_low, 3) + " .. " + sim::report::fixed(s.time_us_high, 3) +
          " us (95% interval), from " + std::to_string(s.blocks.size()) + " of " + std::to_string(s.launch_blocks) +
-         " blocks (" + blocks + ", seed " + std::to_string(s.seed) + "): " + s.reason + "\n";
+         " blocks (" + blocks + ", seed " + std::to_string(s.seed) + "): " + s.reason +
+         (s.unseen_block_ratio > 1 ? "; one wave: the upper end allows for blocks costlier than any sampled (x" +
+                                         sim::report::fixed(s.unseen_block_ratio, 3) + ")"
+                                   : "") +
+         "\n";
 }
 
 }  // namespace

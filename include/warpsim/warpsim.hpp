@@ -175,6 +175,9 @@ struct SampledLaunch {
   std::string reason;
   std::int64_t projected_instructions = 0, budget = 0, seed = 0;
   double time_us_low = 0, time_us_high = 0;  // per launch
+  // Above 1: the launch runs in one wave and the upper end allows for blocks costlier than any
+  // sampled, by this factor (docs/ptx.md, "Sampling").
+  double unseen_block_ratio = 1;
 };
 struct PtxReport {
   std::optional<std::int64_t> registers_per_thread;  // memory model: for occupancy

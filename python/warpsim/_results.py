@@ -126,7 +126,8 @@ class PtxReport:
     # how much the SASS covered (docs/sass.md, "The timed stream")
     instruction_stream: Optional[dict[str, Any]] = None
     # A launch lowered from a sample of its blocks (docs/ptx.md, "Sampling"): "blocks" of "of_blocks",
-    # "time_us_low" .. "time_us_high" (95%), "reason", "seed", "sampled_blocks"; None when exact
+    # "time_us_low" .. "time_us_high" (95%), "unseen_block_ratio" (above 1: in one wave the upper
+    # end allows for blocks costlier than any sampled), "reason", "seed", "sampled_blocks"; None when exact
     sampled: Optional[dict[str, Any]] = None
 
 

@@ -126,6 +126,7 @@ grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launc
                               sampling.launch_blocks - static_cast<std::int64_t>(sampling.programs.size()));
   }
   timing.high_us = tp_us + (mean + half) * tail / gpu.clock_mhz;
+  timing.unseen_block_ratio = tail;
   return timing;
 }
 

@@ -39,8 +39,10 @@ struct GridTiming {
   double cycles = 0;   // N_r * t + Nbar_r * tbar, in cycles
   double tp_us = 0;
   double time_us = 0;  // T_k = t_p + cycles / F
-  // A sampled launch (ptx::Sampling): the 95% interval of time_us; both 0 when exact.
+  // A sampled launch (ptx::Sampling): the 95% interval of time_us; both 0 when exact. In one
+  // wave the upper end is raised by unseen_block_ratio (workload::unseen_block_ratio; 1: not).
   double low_us = 0, high_us = 0;
+  double unseen_block_ratio = 1;
 };
 
 // T_c for a number of warps on one core package.
