@@ -9,8 +9,11 @@
 namespace warpsim::ptx {
 namespace {
 
-// The longest loop body (in items) the folder looks for.
-constexpr std::size_t kMaxBodyItems = 512;
+// The longest loop body (in items) the folder looks for. The candidates come from an index of
+// item pairs and are rejected by hash in O(1), so a long limit costs a stream that does not
+// repeat little; a -G build's outer loop (every helper a call, every variable on the stack) needs
+// thousands.
+constexpr std::size_t kMaxBodyItems = 4096;
 // The most items a nested loop may expand to for arriving items to be matched into it. A larger
 // one (a loop run in closed form, 10^6 iterations) is not matched into: its iterations, arriving
 // one by one, would each move the cursor, so the emulator could not run it in closed form again.
