@@ -229,6 +229,15 @@ std::int64_t WarpEmulator::Impl::run_box(const BlockBox& box, std::int64_t warp,
     if ((++lanes_.steps & 0xFFFF) == 0) {
       if (options_.report_place) options_.report_place(place(e.pc));
       if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) throw Interrupted{place(e.pc)};
+      if (sink.held_items() > options_.max_trace_items) {
+        const DecodedInstruction& at = f.code[e.pc];
+        throw InputError(SourceLocation{module_.file, at.pos.line, at.pos.column},
+                         "warp " + std::to_string(warp) + "'s instructions fold into no loops: after " +
+                             std::to_string(lanes_.steps) + " instructions its trace holds more than " +
+                             std::to_string(options_.max_trace_items) +
+                             " items (the limit, about 1 GB); its loops differ from one iteration to the next "
+                             "(smaller trip counts, through --param, lower it)");
+      }
     }
     if (lanes_.steps > options_.max_steps_per_warp) {
       const DecodedInstruction& at = f.code[e.pc];

@@ -17,7 +17,8 @@ std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& op
   // would miss one that fits in padding). Four are deliberately not keyed: `cancel` only stops
   // the lowering, `report_place` only reports, and `reuse` and `inputs` are the lowering's own
   // (from LoweringOptions::sample_reuse and LoweringOptions::inputs, keyed below).
-  const auto& [unknown_loop_trips, unknown_branch, max_steps_per_warp, cancel, report_place, reuse, inputs] = options.emulator;
+  const auto& [unknown_loop_trips, unknown_branch, max_steps_per_warp, max_trace_items, cancel, report_place, reuse, inputs] =
+      options.emulator;
   static_cast<void>(cancel), static_cast<void>(report_place), static_cast<void>(reuse), static_cast<void>(inputs);
   std::string key;
   const auto text = [&](std::string_view s) { key.append(std::to_string(s.size())).append(":").append(s); };
@@ -42,6 +43,7 @@ std::string lowering_key(const PtxSource& source, const ptx::LoweringOptions& op
   number(unknown_loop_trips);
   number(static_cast<std::int64_t>(unknown_branch));
   number(max_steps_per_warp);
+  number(max_trace_items);
   number(options.emulate_all ? 1 : 0);
   number(options.exact ? 1 : 0);
   number(options.sample_budget);

@@ -331,6 +331,25 @@ TEST(PtxLowering, UnknownBranchPolicies) {
   }
 }
 
+// A warp whose loop folds into no loops (each iteration loads with another stride) is stopped with
+// a located error once its trace holds more than EmulatorOptions::max_trace_items, not left to
+// grow by gigabytes until the step limit.
+TEST(PtxLowering, ATraceThatFoldsIntoNoLoopsIsBounded) {
+  const std::string file = "tests/ptx/cases/unfolding_stream.ptx";
+  const LoweredKernel some = lower(file, {1, 1, 1}, {32, 1, 1}, {{"1", "2000"}});
+  EXPECT_GT(some.programs[0].program.ops().size(), 2000u);  // it does not fold: about two items an iteration
+  EmulatorOptions bounded;
+  bounded.max_trace_items = 1000;
+  try {
+    lower(file, {1, 1, 1}, {32, 1, 1}, {{"1", "100000"}}, "", bounded);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fold into no loops"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more than 1000 items"), std::string::npos) << e.what();
+    EXPECT_GT(e.location().line, 0);
+  }
+}
+
 TEST(PtxLowering, KernelSelection) {
   try {
     lower("workloads/dwt/dwt.ptx", {1, 1, 1}, {32, 1, 1});

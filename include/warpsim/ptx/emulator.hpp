@@ -67,6 +67,10 @@ struct EmulatorOptions {
   std::int64_t unknown_loop_trips = 1;
   UnknownBranchPolicy unknown_branch = UnknownBranchPolicy::fallthrough;
   std::int64_t max_steps_per_warp = std::int64_t{1} << 28;  // warp instructions
+  // The most items a warp's sink may hold (InstructionSink::held_items), checked every 2^16
+  // instructions: a stream that folds into no loops grows by about 1.1 KB an item, so this bounds
+  // a warp's memory (about 1 GB) where the step limit alone would let it reach tens of GB.
+  std::int64_t max_trace_items = std::int64_t{1} << 20;
   const std::atomic<bool>* cancel = nullptr;                 // stop (throw Interrupted) when set
   // Called every 2^16 warp instructions of a warp, from the thread emulating it, with where it is.
   std::function<void(const EmulationPlace&)> report_place;

@@ -53,6 +53,8 @@ class InstructionSink {
   // One instruction issued by the warp; `access` is set for memory instructions (not ld.param,
   // st.param). Block barriers arrive with no access (DecodedInstruction::block_barrier).
   virtual void instruction(const DecodedInstruction& instruction, const Access* access, Divergence divergence) = 0;
+  // The items the sink holds for this warp so far (the emulator bounds it: EmulatorOptions::max_trace_items).
+  virtual std::int64_t held_items() const { return 0; }
 };
 
 // A sink that can take again, in closed form, a stretch of the instructions it was given: what

@@ -62,6 +62,7 @@ struct TraceItem {
 class TraceFolder final : public RepeatableSink {
  public:
   void instruction(const DecodedInstruction& instruction, const Access* access, Divergence divergence) override;
+  std::int64_t held_items() const override { return static_cast<std::int64_t>(items_.size()); }
   // The folded stream; the folder is empty afterwards and can take the next warp.
   std::vector<TraceItem> finish();
 
