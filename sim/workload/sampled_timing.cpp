@@ -46,18 +46,13 @@ std::vector<double> blocks_alone(const grid::GridPlan& plan, const ptx::Sampling
 
 double unseen_block_ratio(const std::vector<double>& sampled, std::int64_t unseen) {
   if (sampled.size() < 2 || unseen < 1) return 1;
-  const auto n = static_cast<double>(sampled.size());
-  double mean = 0;
-  for (const double x : sampled) mean += x / n;
-  double squares = 0;
-  for (const double x : sampled) squares += (x - mean) * (x - mean);
-  const double sd = std::sqrt(squares / (n - 1));
+  const ptx::SampleMoments fit = ptx::sample_moments(sampled);
   const double costliest = *std::max_element(sampled.begin(), sampled.end());
-  if (sd == 0 || costliest <= 0) return 1;
+  if (fit.deviation == 0 || costliest <= 0) return 1;
   // P(the costliest of `unseen` normal draws <= mean + z sd) = Phi(z)^unseen = 97.5%.
   const double level = std::pow(0.975, 1.0 / static_cast<double>(unseen));
   const double z = boost::math::quantile(boost::math::normal(), level);
-  return std::max(1.0, (mean + z * sd) / costliest);
+  return std::max(1.0, (fit.mean + z * fit.deviation) / costliest);
 }
 
 grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launch& planned, double tp_us,
@@ -104,8 +99,7 @@ grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launc
   });
   std::vector<double> cycles;
   for (const grid::GridTiming& t : each) cycles.push_back(t.cycles);
-  double mean = 0;
-  for (const double c : cycles) mean += c / static_cast<double>(cycles.size());
+  const double mean = ptx::sample_moments(cycles).mean;
   const double half = ptx::prediction_half_width(cycles);
   // The draw nearest the mean gives the plan and run times shown; the total is the mean.
   const auto nearest = std::min_element(each.begin(), each.end(), [&](const grid::GridTiming& a, const grid::GridTiming& b) {

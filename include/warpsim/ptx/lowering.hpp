@@ -154,4 +154,11 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
 // launch being one more arrangement of its blocks. 0 for fewer than 2 draws.
 double prediction_half_width(const std::vector<double>& draws);
 
+// The mean of `draws` and their sample standard deviation (n - 1); the deviation is 0 for fewer
+// than 2 draws.
+struct SampleMoments {
+  double mean = 0, deviation = 0;
+};
+SampleMoments sample_moments(const std::vector<double>& draws);
+
 }  // namespace warpsim::ptx
