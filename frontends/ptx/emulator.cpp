@@ -169,7 +169,7 @@ std::int64_t WarpEmulator::Impl::run_class(const BlockBox& box, std::int64_t war
 }
 
 std::int64_t WarpEmulator::Impl::run_box(const BlockBox& box, std::int64_t warp, InstructionSink& sink, RepeatableSink* folder,
-                                   std::vector<ClassSplit>* splits) {
+                                         std::vector<ClassSplit>* splits) {
   symbolic_.box = box;
   lanes_.block_index = Dim3{box.dims[0].start, box.dims[1].start, box.dims[2].start};
   symbolic_.splits = splits;

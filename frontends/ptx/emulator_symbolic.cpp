@@ -252,7 +252,7 @@ void WarpEmulator::Impl::narrow_until(Uniform uniform, std::uint32_t involved) {
 }
 
 void WarpEmulator::Impl::force_uniform_compare(const DecodedInstruction&, const Arg& a, const Arg& b, Compare compare,
-                                         ScalarType type, std::uint32_t lanes) {
+                                               ScalarType type, std::uint32_t lanes) {
   const std::uint32_t involved = symbols_of(a) | symbols_of(b);
   if (involved == 0) return;
   if (type.is_float() || !is_integer_compare(compare)) {
@@ -710,7 +710,7 @@ bool WarpEmulator::Impl::propagate_affine(const DecodedInstruction& in, std::uin
 // when the modulus is small), or where x stays within one multiple of d (then the quotient is
 // constant; the box is narrowed to such stretches).
 bool WarpEmulator::Impl::propagate_division(const DecodedInstruction& in, std::size_t x_index, std::uint32_t lanes,
-                                      std::uint64_t divisor, std::uint64_t period, Division part, Coefficients& out) {
+                                            std::uint64_t divisor, std::uint64_t period, Division part, Coefficients& out) {
   const Arg& x = in.srcs[x_index];
   const ScalarType type = in.opcode == Opcode::and_ ? ScalarType{TypeKind::u, in.type.bits} : in.type;
   const auto d = static_cast<Wide>(divisor);
