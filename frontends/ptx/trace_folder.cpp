@@ -90,19 +90,27 @@ bool longer(std::int64_t length, const isa::PipeCounts& path, std::int64_t other
 
 }  // namespace
 
+namespace {
+// `next`'s counts added to `into`, an entry of the same line that came before it (the latest
+// branch line wins).
+void absorb(LineCount& into, const LineCount& next) {
+  into.instructions += next.instructions;
+  into.idle_milli += next.idle_milli;
+  if (next.branch_line != 0) into.branch_line = next.branch_line;
+}
+}  // namespace
+
 void TraceFolder::tally_line(int line, std::int64_t idle_milli, int branch_line) {
   // Mostly the same line as the last, or the next; a call of a function written earlier in the
   // file goes back. Lines are appended as they come and put in order only now and then: keeping
   // them in order at every instruction moved the whole list for each line that went back.
+  const LineCount one{line, 1, idle_milli, branch_line};
   if (!pending_source_.empty() && pending_source_.back().line == line) {
-    LineCount& last = pending_source_.back();
-    ++last.instructions;
-    last.idle_milli += idle_milli;
-    if (branch_line != 0) last.branch_line = branch_line;
+    absorb(pending_source_.back(), one);
     return;
   }
   const bool in_order = pending_sorted_ == pending_source_.size() && (pending_source_.empty() || pending_source_.back().line < line);
-  pending_source_.push_back({line, 1, idle_milli, branch_line});
+  pending_source_.push_back(one);
   if (in_order) {
     ++pending_sorted_;
   } else if (pending_source_.size() - pending_sorted_ > std::max<std::size_t>(64, pending_sorted_)) {
@@ -118,10 +126,7 @@ void TraceFolder::sort_pending_source() const {
   for (std::size_t i = 0; i < pending_source_.size(); ++i) {
     const LineCount& next = pending_source_[i];
     if (kept > 0 && pending_source_[kept - 1].line == next.line) {
-      LineCount& into = pending_source_[kept - 1];
-      into.instructions += next.instructions;
-      into.idle_milli += next.idle_milli;
-      if (next.branch_line != 0) into.branch_line = next.branch_line;
+      absorb(pending_source_[kept - 1], next);
     } else {
       pending_source_[kept++] = next;
     }
