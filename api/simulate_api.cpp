@@ -139,6 +139,10 @@ SimulateResult simulate_ptx(const SimulateRequest& request, const gpus::Profile&
                                    static_cast<std::int64_t>(s.seed), p.per_launch.low_us, p.per_launch.high_us,
                                    p.per_launch.unseen_block_ratio};
   }
+  if (const std::optional<sim::grid::RunSample>& r = p.per_launch.run_sample) {
+    report.sampled_runs = SampledRuns{r->runs, r->sampled_runs, r->packages, r->simulated_packages, r->projected_ops,
+                                      r->budget, static_cast<std::int64_t>(r->seed), p.per_launch.low_us, p.per_launch.high_us};
+  }
   result.ptx = std::move(report);
   result.compiled = input.compiled;
   result.warnings = p.warnings;
@@ -266,6 +270,15 @@ nlohmann::ordered_json to_json(const SimulateResult& r) {
     sampled["sampled_blocks"] = s.blocks;
     out["sampled"] = sampled;
   }
+  if (ptx.sampled_runs) {
+    const SampledRuns& s = *ptx.sampled_runs;
+    out["sampled_runs"] = {{"runs", s.sampled_runs},          {"of_runs", s.runs},
+                           {"time_us_low", s.time_us_low},
+                           {"time_us_high", s.time_us_high},  {"confidence", 0.95},
+                           {"packages", s.simulated_packages}, {"of_packages", s.packages},
+                           {"projected_ops", s.projected_ops}, {"budget", s.budget},
+                           {"seed", s.seed}};
+  }
   if (r.compiled) out["compiled"] = api::compiled_json(*r.compiled);
   return out;
 }
@@ -285,6 +298,15 @@ std::string sampled_line(const SampledLaunch& s) {
          "\n";
 }
 
+std::string sampled_runs_line(const SampledRuns& s) {
+  return "sampled runs: time " + sim::report::fixed(s.time_us_low, 3) + " .. " + sim::report::fixed(s.time_us_high, 3) +
+         " us (95% interval), from " + std::to_string(s.sampled_runs) + " of " + std::to_string(s.runs) +
+         " distinct runs (" + std::to_string(s.simulated_packages) + " of " + std::to_string(s.packages) +
+         " core packages, seed " + std::to_string(s.seed) + "): simulating every package would take " +
+         std::to_string(s.projected_ops) + " warp-ops, over the budget of " + std::to_string(s.budget) +
+         "; the runs not drawn take the drawn runs' mean (--exact simulates every run)\n";
+}
+
 }  // namespace
 
 std::string to_text(const SimulateResult& r) {
@@ -296,6 +318,7 @@ std::string to_text(const SimulateResult& r) {
   fields.erase("explain");
   fields.erase("compiled");
   fields.erase("sampled");  // its own line below
+  fields.erase("sampled_runs");
   sim::report::TextTable table({"quantity", "value"});
   for (const auto& [key, value] : fields.items()) {
     table.add_row({key, value.is_string() ? value.get<std::string>()
@@ -304,6 +327,7 @@ std::string to_text(const SimulateResult& r) {
   }
   std::string text = table.render();
   if (r.ptx && r.ptx->sampled) text += sampled_line(*r.ptx->sampled);
+  if (r.ptx && r.ptx->sampled_runs) text += sampled_runs_line(*r.ptx->sampled_runs);
   if (r.limits) {
     const Limits& l = *r.limits;
     sim::report::TextTable busy({"resource", "busy (share of T_c of core package 0)"});

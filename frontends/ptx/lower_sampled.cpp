@@ -8,7 +8,6 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <random>
 #include <unordered_set>
@@ -40,25 +39,6 @@ std::int64_t sample_size(std::int64_t projected, std::int64_t budget, std::int64
 }
 
 }  // namespace
-
-SampleMoments sample_moments(const std::vector<double>& draws) {
-  SampleMoments m;
-  if (draws.empty()) return m;
-  const auto n = static_cast<double>(draws.size());
-  for (const double x : draws) m.mean += x / n;
-  if (draws.size() < 2) return m;
-  double squares = 0;
-  for (const double x : draws) squares += (x - m.mean) * (x - m.mean);
-  m.deviation = std::sqrt(squares / (n - 1));
-  return m;
-}
-
-double prediction_half_width(const std::vector<double>& draws) {
-  if (draws.size() < 2) return 0;
-  const auto n = static_cast<double>(draws.size());
-  const double t = boost::math::quantile(boost::math::students_t(n - 1), 0.975);
-  return t * sample_moments(draws).deviation * std::sqrt(1 + 1 / n);
-}
 
 void lower_sampled(const DecodedModule& decoded, std::uint32_t entry, const std::vector<std::optional<std::uint64_t>>& values,
                    const LoweringOptions& options, std::int64_t projected, StreamTable& table, LoweredKernel& result) {

@@ -110,6 +110,8 @@ LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options)
   result.static_shared_bytes = static_shared_bytes(module, function.name);
   result.warnings = decoded.warnings;
   result.sass = sass;
+  result.run_sample_budget = options.exact ? 0 : options.sample_budget;
+  result.run_sample_seed = options.sample_seed;
   StreamTable table;
   // Sampled first, so that every warp's accesses carry their instruction's reuse.
   EmulatorOptions sampler = options.emulator;

@@ -179,6 +179,14 @@ struct SampledLaunch {
   // sampled, by this factor (docs/ptx.md, "Sampling").
   double unseen_block_ratio = 1;
 };
+// A launch whose distinct runs were too many to simulate within the budget (docs/ptx.md,
+// "Sampling"): a seeded sample of its runs was simulated, the rest took the sample's mean.
+struct SampledRuns {
+  std::int64_t runs = 0, sampled_runs = 0;              // distinct runs; of them drawn and simulated
+  std::int64_t packages = 0, simulated_packages = 0;   // distinct core packages; of them simulated
+  std::int64_t projected_ops = 0, budget = 0, seed = 0;  // simulating every distinct package would take
+  double time_us_low = 0, time_us_high = 0;              // per launch, 95%
+};
 struct PtxReport {
   std::optional<std::int64_t> registers_per_thread;  // memory model: for occupancy
   std::string registers_source;                       // "--regs", "ptxas -v (sm_75)", "default", ...
@@ -189,6 +197,7 @@ struct PtxReport {
   std::vector<Assumption> assumptions;
   std::optional<InstructionStream> stream;  // the pipes model only
   std::optional<SampledLaunch> sampled;     // set when a sample of blocks stood for the launch
+  std::optional<SampledRuns> sampled_runs;  // set when a sample of runs stood for the rest
 };
 // What limits a prediction under the pipes model (docs/model.md, "What limits it"): how busy each
 // resource of the core package shown (core package 0 of SM 0's first run) was over its T_c, and

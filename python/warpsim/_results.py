@@ -129,6 +129,10 @@ class PtxReport:
     # "time_us_low" .. "time_us_high" (95%), "unseen_block_ratio" (above 1: in one wave the upper
     # end allows for blocks costlier than any sampled), "reason", "seed", "sampled_blocks"; None when exact
     sampled: Optional[dict[str, Any]] = None
+    # A launch whose distinct runs were sampled (docs/ptx.md, "Sampling"): "runs" of "of_runs"
+    # simulated, "time_us_low" .. "time_us_high" (95%), "packages" of "of_packages", "projected_ops",
+    # "budget", "seed"; None when every run was simulated
+    sampled_runs: Optional[dict[str, Any]] = None
 
 
 @dataclass(frozen=True)

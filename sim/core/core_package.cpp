@@ -37,6 +37,7 @@ CorePackage::CorePackage(std::span<const isa::Program* const> programs, Millicyc
     if (warp.pc == warp.size) ++blocks_[warp.block].finished;
   }
   if (pipes_) {
+    price_mixes();
     starts_.resize(warps_.size());
     for (std::size_t w = 0; w < warps_.size(); ++w) refresh_start(w);
   }

@@ -11,17 +11,39 @@ namespace warpsim::sim::core {
 
 using isa::OpKind;
 
-namespace {
+void CorePackage::price_mixes() {
+  const PipeTiming& timing = *pipes_;
+  std::vector<std::pair<const isa::Program*, std::size_t>> priced;  // program, its first mix's index
+  for (const Warp& warp : warps_) {
+    const bool seen = std::any_of(priced.begin(), priced.end(), [&](const auto& p) { return p.first == warp.program; });
+    if (seen) continue;
+    priced.emplace_back(warp.program, priced_mixes_.size());
+    for (const isa::CalcMix& mix : warp.program->mixes()) {
+      PricedMix m{mix.issue, 0, static_cast<std::uint32_t>(priced_pipes_.size()), 0};
+      for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
+        m.chain += mix.chain[p] * timing.latency[p];
+        if (mix.work[p] == 0) continue;
+        // The last unit enters the pipe one initiation interval before it is free again.
+        const Millicycles tail = std::max(timing.occupancy[p], timing.latency[p]) - timing.occupancy[p];
+        priced_pipes_.push_back({p, mix.work[p] * timing.occupancy[p], tail});
+        ++m.count;
+      }
+      priced_mixes_.push_back(m);
+    }
+  }
+  // Pointers only now: the vector has stopped growing.
+  for (Warp& warp : warps_) {
+    const auto it = std::find_if(priced.begin(), priced.end(), [&](const auto& p) { return p.first == warp.program; });
+    warp.mixes = priced_mixes_.data() + it->second;
+  }
+}
 
-// Instructions a calc issues: its mix's, else its duration in cycles (a calc without a mix
-// holds the issue port for its duration, as the other models' calcs do).
-std::int64_t instructions_of(const isa::Program& program, const isa::Op& op) {
-  if (const isa::CalcMix* mix = program.mix_of(op)) return mix->issue;
+std::int64_t CorePackage::instructions_of(const Warp& warp, const isa::Op& op) {
+  // A calc without a mix holds the issue port for its duration, as the other models' calcs do.
+  if (op.mix != 0) return warp.mixes[op.mix - 1].issue;
   if (op.kind == OpKind::calc) return std::max<std::int64_t>(1, op.duration / isa::kMillicyclesPerCycle);
   return 1;
 }
-
-}  // namespace
 
 std::string_view to_string(WaitCause cause) {
   switch (cause) {
@@ -64,7 +86,7 @@ Millicycles CorePackage::earliest_start(const Warp& warp) const {
   // well before (a loop's shared loads do not wait for the FMAs between them).
   const Millicycles t = isa::is_memory(op.kind) ? warp.issued : warp.ready;
   if (warp.loads.left == kNoGate && warp.copies.left == kNoGate) return t;
-  const std::int64_t need = instructions_of(*warp.program, op);
+  const std::int64_t need = instructions_of(warp, op);
   return gate_start(warp.copies, op.kind, need, gate_start(warp.loads, op.kind, need, t));
 }
 
@@ -94,8 +116,25 @@ void CorePackage::consume_gate(Warp& warp, std::int64_t instructions, bool by_lo
 
 std::optional<std::size_t> CorePackage::next_pipe_warp() const {
   // The first warp in round-robin order (from next_in_turn_) whose start is earliest. Times
-  // before the clock are all "now": only the relative state decides (steady state).
+  // before the clock are all "now": only the relative state decides (steady state). Each warp's
+  // (start after the clock, place in turn) is packed in one word and the least taken without a
+  // branch per warp: which warp wins follows the data, so branches would be mostly mispredicted.
   const std::size_t n = starts_.size();
+  if (n <= kPackedTurns) {
+    std::uint64_t least = UINT64_MAX;
+    const auto consider = [&](std::size_t w, std::uint64_t turn) {
+      const Millicycles start = starts_[w];
+      const std::uint64_t after = start > now_ ? std::min(static_cast<std::uint64_t>(start - now_), kPackedAfter) : 0;
+      least = std::min(least, after << kTurnBits | turn);
+    };
+    for (std::size_t w = next_in_turn_; w < n; ++w) consider(w, w - next_in_turn_);
+    for (std::size_t w = 0; w < next_in_turn_; ++w) consider(w, w + n - next_in_turn_);
+    if ((least >> kTurnBits) < kPackedAfter) {
+      const auto turn = static_cast<std::size_t>(least & (kPackedTurns - 1));
+      return turn + next_in_turn_ < n ? turn + next_in_turn_ : turn + next_in_turn_ - n;
+    }
+    // Else no start packs (never, or implausibly far after the clock): the plain scan decides.
+  }
   std::size_t best = n;
   Millicycles best_start = kNever;
   for (std::size_t k = 0, w = next_in_turn_; k < n; ++k, w = w + 1 == n ? 0 : w + 1) {
@@ -136,7 +175,7 @@ void CorePackage::issue_op(std::size_t index) {
   const isa::Op& op = warp.ops[warp.pc];
   const Millicycles start = std::max(now_, starts_[index]);
   account_wait(warp, op, starts_[index], start);
-  next_in_turn_ = (index + 1) % warps_.size();
+  next_in_turn_ = index + 1 == warps_.size() ? 0 : index + 1;
   ++warp.pc;
   settle(warp);
   const PipeTiming& timing = *pipes_;
@@ -144,7 +183,7 @@ void CorePackage::issue_op(std::size_t index) {
   // issue, and the next op (of any warp) may start a cycle later; its other instructions join the
   // port's queue, so other warps' instructions interleave with them as the hardware's do, and no
   // op completes before its last instruction has issued.
-  const std::int64_t instructions = instructions_of(*warp.program, op);
+  const std::int64_t instructions = instructions_of(warp, op);
   issue_free_ = std::max(issue_free_, start) + instructions * timing.issue;
   busy_.issue += instructions * timing.issue;
   warp.issued = start + instructions * timing.issue;  // its own instructions, one a cycle
@@ -157,21 +196,18 @@ void CorePackage::issue_op(std::size_t index) {
   if (op.kind == OpKind::calc || op.kind == OpKind::barrier) {
     Millicycles done = issue_free_;
     Millicycles uncontended = warp.issued;  // as `done`, had every pipe and the issue port been free at `start`
-    if (const isa::CalcMix* mix = warp.program->mix_of(op)) {
-      Millicycles chain = 0;
-      for (std::size_t p = 0; p < isa::kPipeCount; ++p) {
-        chain += mix->chain[p] * timing.latency[p];
-        if (mix->work[p] == 0) continue;
-        const Millicycles held = mix->work[p] * timing.occupancy[p];
-        pipe_free_[p] = std::max(pipe_free_[p], start) + held;
-        busy_.pipes[p] += held;
-        // The last unit enters the pipe one initiation interval before it is free again.
-        const Millicycles tail = std::max(timing.occupancy[p], timing.latency[p]) - timing.occupancy[p];
-        done = std::max(done, pipe_free_[p] + tail);
-        uncontended = std::max(uncontended, start + held + tail);
+    if (op.mix != 0) {
+      const PricedMix& mix = warp.mixes[op.mix - 1];
+      const PricedPipe* const held = priced_pipes_.data() + mix.first;
+      for (std::uint32_t k = 0; k < mix.count; ++k) {
+        const PricedPipe& pipe = held[k];
+        pipe_free_[pipe.pipe] = std::max(pipe_free_[pipe.pipe], start) + pipe.held;
+        busy_.pipes[pipe.pipe] += pipe.held;
+        done = std::max(done, pipe_free_[pipe.pipe] + pipe.tail);
+        uncontended = std::max(uncontended, start + pipe.held + pipe.tail);
       }
-      done = std::max(done, start + chain);
-      uncontended = std::max(uncontended, start + chain);
+      done = std::max(done, start + mix.chain);
+      uncontended = std::max(uncontended, start + mix.chain);
     } else {
       done = std::max(done, start + op.duration);  // a calc without a mix lasts its duration
       uncontended = std::max(uncontended, start + op.duration);

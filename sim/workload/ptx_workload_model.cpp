@@ -28,9 +28,15 @@ grid::GridTiming time_lowered_kernel(const gpus::Profile& gpu, const grid::Launc
   };
   const grid::Launch planned = planned_with(spec, launch);
   if (!kernel.sampling) {
+    // A program's ops as the core package runs them: every instruction of every iteration.
+    std::vector<std::int64_t> ops(kernel.programs.size(), -1);
+    const grid::RunSampling runs{kernel.run_sample_budget, kernel.run_sample_seed, [&](std::uint32_t id) {
+                                   if (ops[id] < 0) ops[id] = kernel.programs[id].program.dynamic_counts().instructions;
+                                   return ops[id];
+                                 }};
     return grid::time_grid_mixed(
         gpu, planned, tp_us, kernel.warp_programs.uniform_program(),
-        [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); }, core_time);
+        [&](std::int64_t block, std::int64_t warp) { return kernel.warp_programs.program_of(block, warp); }, core_time, runs);
   }
   return time_sampled_launch(gpu, planned, tp_us, *kernel.sampling, core_time);
 }

@@ -8,6 +8,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "warpsim/isa/sample_statistics.hpp"
 #include "warpsim/isa/splitmix.hpp"
 
 namespace warpsim::sim::workload {
@@ -46,7 +47,7 @@ std::vector<double> blocks_alone(const grid::GridPlan& plan, const ptx::Sampling
 
 double unseen_block_ratio(const std::vector<double>& sampled, std::int64_t unseen) {
   if (sampled.size() < 2 || unseen < 1) return 1;
-  const ptx::SampleMoments fit = ptx::sample_moments(sampled);
+  const isa::SampleMoments fit = isa::sample_moments(sampled);
   const double costliest = *std::max_element(sampled.begin(), sampled.end());
   if (fit.deviation == 0 || costliest <= 0) return 1;
   // P(the costliest of `unseen` normal draws <= mean + z sd) = Phi(z)^unseen = 97.5%.
@@ -99,8 +100,8 @@ grid::GridTiming time_sampled_launch(const gpus::Profile& gpu, const grid::Launc
   });
   std::vector<double> cycles;
   for (const grid::GridTiming& t : each) cycles.push_back(t.cycles);
-  const double mean = ptx::sample_moments(cycles).mean;
-  const double half = ptx::prediction_half_width(cycles);
+  const double mean = isa::sample_moments(cycles).mean;
+  const double half = isa::prediction_half_width(cycles);
   // The draw nearest the mean gives the plan and run times shown; the total is the mean.
   const auto nearest = std::min_element(each.begin(), each.end(), [&](const grid::GridTiming& a, const grid::GridTiming& b) {
     return std::abs(a.cycles - mean) < std::abs(b.cycles - mean);

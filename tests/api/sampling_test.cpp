@@ -11,6 +11,7 @@
 #include "warpsim/ptx/lowering.hpp"
 #include "warpsim/ptx_syntax/parser.hpp"
 #include "warpsim/isa/kp_format.hpp"
+#include "warpsim/isa/sample_statistics.hpp"
 #include "warpsim/warpsim.hpp"
 
 namespace {
@@ -48,9 +49,9 @@ SimulateRequest simulation(const std::string& kernel, std::int64_t blocks, std::
 
 TEST(PredictionHalfWidth, StudentsTForOneMoreDraw) {
   // sd sqrt(2.5), t(4, 0.975) = 2.7764451, sqrt(1 + 1/5)
-  EXPECT_NEAR(ptx::prediction_half_width({1, 2, 3, 4, 5}), 2.7764451 * std::sqrt(2.5) * std::sqrt(1.2), 1e-6);
-  EXPECT_EQ(ptx::prediction_half_width({4, 4, 4}), 0);
-  EXPECT_EQ(ptx::prediction_half_width({7}), 0);
+  EXPECT_NEAR(isa::prediction_half_width({1, 2, 3, 4, 5}), 2.7764451 * std::sqrt(2.5) * std::sqrt(1.2), 1e-6);
+  EXPECT_EQ(isa::prediction_half_width({4, 4, 4}), 0);
+  EXPECT_EQ(isa::prediction_half_width({7}), 0);
 }
 
 TEST(Sampling, SampledBlocksRunTheirExactPrograms) {

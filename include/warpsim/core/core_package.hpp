@@ -72,6 +72,12 @@ class CorePackage {
               std::vector<CoreEvent>* events, bool fast_forward = true, const MemoryTiming* memory = nullptr,
               BarrierLayout barriers = {}, const PipeTiming* pipes = nullptr, WarpTime* warp_time = nullptr);
 
+  // Warps point into the package's priced mixes: a copy would point into the original's.
+  CorePackage(const CorePackage&) = delete;
+  CorePackage& operator=(const CorePackage&) = delete;
+  CorePackage(CorePackage&&) = default;
+  CorePackage& operator=(CorePackage&&) = default;
+
   std::size_t warp_count() const { return warps_.size(); }
   bool finished(std::size_t warp) const { return warps_[warp].pc == warps_[warp].size; }
   Millicycles now() const { return now_; }
@@ -121,12 +127,32 @@ class CorePackage {
   static constexpr std::int32_t kNoGate = INT32_MAX;
   static constexpr std::int32_t kUntilNonLoad = -1;
   static constexpr Millicycles kNever = INT64_MAX;
+  // next_pipe_warp's packed key: a warp's place in turn in the low bits, its start after the clock
+  // above them (kPackedAfter and beyond: too far to pack, decided by a plain scan).
+  static constexpr unsigned kTurnBits = 8;
+  static constexpr std::size_t kPackedTurns = std::size_t{1} << kTurnBits;
+  static constexpr std::uint64_t kPackedAfter = (std::uint64_t{1} << (64 - kTurnBits)) - 1;
   struct Gate {
     Millicycles at = 0;
     std::int32_t left = kNoGate;
   };
+  // A calc mix priced on this package's pipes once, not at every issue: its warp-instructions,
+  // the latency of its longest dependent chain, and the pipes it holds (priced_pipes_[first,
+  // first + count): only those with work).
+  struct PricedPipe {
+    std::size_t pipe = 0;
+    Millicycles held = 0;  // work x the pipe's initiation interval
+    Millicycles tail = 0;  // from the last unit's entry until the result: latency - interval, or 0
+  };
+  struct PricedMix {
+    std::int64_t issue = 0;
+    Millicycles chain = 0;
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+  };
   struct Warp {
     const isa::Program* program = nullptr;
+    const PricedMix* mixes = nullptr;  // pipes: its program's mixes, priced (op.mix - 1 indexes it)
     const isa::Op* ops = nullptr;
     std::size_t size = 0;
     std::size_t pc = 0;           // always at an instruction, or at size when done
@@ -161,6 +187,10 @@ class CorePackage {
   };
 
   void settle(Warp& warp);  // moves pc over loop markers to the next instruction
+  // Pipes: prices every program's mixes (once per distinct program) and points the warps at them.
+  void price_mixes();
+  // Warp-instructions `op` issues: its mix's, else a calc's duration in cycles (at least 1).
+  static std::int64_t instructions_of(const Warp& warp, const isa::Op& op);
   // The warp arrived at a barrier; returns whether it must wait for the rest of its block.
   bool arrive(std::size_t warp);
   void release_if_complete(Block& block, std::uint32_t id, Millicycles at);
@@ -202,6 +232,8 @@ class CorePackage {
   Millicycles atomic_free_ = 0;  // when its share of the launch's busiest atomic address is next free
   Millicycles l2_free_ = 0;      // when its share of L2 bandwidth is next free
   const PipeTiming* pipes_;
+  std::vector<PricedMix> priced_mixes_;  // pipes: every distinct program's mixes, in turn
+  std::vector<PricedPipe> priced_pipes_;
   std::array<Millicycles, isa::kPipeCount> pipe_free_{};  // pipes: when each pipe is next free
   Millicycles memory_free_ = 0;  // pipes: when the memory front end is next free
   Millicycles issue_free_ = 0;   // pipes: when the issue port has issued every instruction queued

@@ -32,6 +32,28 @@ GridPlan plan_grid(const gpus::Profile& gpu, const Launch& launch);
 // copy's wide reads on its narrow writes, which a sweep would pay at every point.
 void plan_grid(const gpus::Profile& gpu, const Launch& launch, GridPlan& into);
 
+// Sampling the runs of a launch whose warps run different programs (docs/model.md, "Warps with
+// different programs"): when simulating each distinct core package would pass `budget` simulated
+// warp-ops (each warp's dynamic op count, summed over the distinct packages), a seeded sample of
+// the distinct runs is simulated, drawn as often as they occur; every run not drawn takes the
+// mean of the drawn runs (full and remaining runs apart), and the time comes with a 95% interval
+// from the sample's bootstrap. Budget 0: every run exactly.
+struct RunSampling {
+  std::int64_t budget = 0;
+  std::uint64_t seed = 1;
+  std::function<std::int64_t(std::uint32_t program)> ops_of;  // a program's dynamic op count
+};
+// What a sampled timing did.
+struct RunSample {
+  std::int64_t runs = 0;                // distinct runs of the launch (programs and their packages)
+  std::int64_t sampled_runs = 0;        // distinct runs drawn and simulated
+  std::int64_t packages = 0;            // distinct core packages of the launch
+  std::int64_t simulated_packages = 0;  // of them, simulated
+  std::int64_t projected_ops = 0;       // simulating every distinct package (saturates at 2^62)
+  std::int64_t budget = 0;
+  std::uint64_t seed = 0;
+};
+
 struct GridTiming {
   GridPlan plan;
   isa::Millicycles full_run_cycles = 0;       // t = T_c(warps_per_core_package)
@@ -43,6 +65,7 @@ struct GridTiming {
   // wave the upper end is raised by unseen_block_ratio (workload::unseen_block_ratio; 1: not).
   double low_us = 0, high_us = 0;
   double unseen_block_ratio = 1;
+  std::optional<RunSample> run_sample;  // set when a sample of the launch's runs was simulated
 };
 
 // T_c for a number of warps on one core package.
@@ -79,8 +102,10 @@ using ProgramOfWarp = std::function<std::uint32_t(std::int64_t block, std::int64
 // dealt round-robin to the N_cp core packages, a run lasts as long as its slowest core package,
 // and T_k = t_p + (the slowest SM's total) / F. Equal core packages are simulated once.
 // full_run_cycles and remaining_run_cycles then hold the longest full and remaining run.
+// Distinct core packages are simulated in parallel (core_time is called from several threads);
+// with `sampling`'s budget passed, a sample of the runs stands for the rest (RunSampling).
 GridTiming time_grid_mixed(const gpus::Profile& gpu, const Launch& launch, double tp_us,
                            std::optional<std::uint32_t> uniform, const ProgramOfWarp& program_of,
-                           const MixedCoreTime& core_time);
+                           const MixedCoreTime& core_time, const RunSampling& sampling = {});
 
 }  // namespace warpsim::sim::grid

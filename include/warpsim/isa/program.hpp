@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -138,6 +139,7 @@ class Program {
   const std::vector<Op>& ops() const { return ops_; }
   // The mix of a calc op, or null.
   const CalcMix* mix_of(const Op& op) const { return op.mix == 0 ? nullptr : &mixes_[op.mix - 1]; }
+  std::span<const CalcMix> mixes() const { return mixes_; }
   bool has_mixes() const { return !mixes_.empty(); }
   bool empty() const { return ops_.empty(); }
   int max_loop_depth() const { return max_loop_depth_; }

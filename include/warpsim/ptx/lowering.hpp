@@ -140,6 +140,10 @@ struct LoweredKernel {
   std::int64_t static_shared_bytes = 0;    // the entry's .shared variables (occupancy)
   std::optional<SassCoverage> sass;        // what the SASS stream priced, when LoweringOptions::sass was set
   std::optional<Sampling> sampling;        // set when a sample of blocks stood for the launch
+  // How its timing may sample the launch's runs (grid::RunSampling, docs/ptx.md "Sampling"):
+  // LoweringOptions' sample_budget (0 under `exact`: every run simulated) and sample_seed.
+  std::int64_t run_sample_budget = 0;
+  std::uint64_t run_sample_seed = 1;
 };
 
 // The entry named `name` (mangled or short), or the only one when `name` is empty. Throws
@@ -149,16 +153,5 @@ std::uint32_t select_kernel(const Module& module, const std::string& name);
 // Throws InputError for a bad launch, unbound parameters, or a warp that runs away.
 LoweredKernel lower_kernel(const Module& module, const LoweringOptions& options);
 
-// The half-width of the 95% prediction interval for one more draw of what `draws` are draws of
-// (Student's t: t(n-1) sd sqrt(1 + 1/n)): a sampled launch states its time with it, the real
-// launch being one more arrangement of its blocks. 0 for fewer than 2 draws.
-double prediction_half_width(const std::vector<double>& draws);
-
-// The mean of `draws` and their sample standard deviation (n - 1); the deviation is 0 for fewer
-// than 2 draws.
-struct SampleMoments {
-  double mean = 0, deviation = 0;
-};
-SampleMoments sample_moments(const std::vector<double>& draws);
 
 }  // namespace warpsim::ptx
