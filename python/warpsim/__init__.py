@@ -212,7 +212,9 @@ def simulate(path: PathLike, gpu: str, grid: Dims, block: Dims,
     ``timeline_svg``/``trace_json``; ``result.ptx.instruction_stream`` says which stream was timed.
     ``exact``/``sample_budget``/``sample_seed`` are --exact, --sample-budget and --sample-seed: a launch
     whose blocks each follow their own path is sampled past the budget, and ``result.ptx.sampled``
-    then says which blocks, why, and the 95% interval of the time (docs/ptx.md, "Sampling").
+    then says which blocks, why, and the 95% interval of the time (docs/ptx.md, "Sampling"); one whose
+    core packages never repeat has a sample of its runs simulated past the budget, and
+    ``result.ptx.sampled_runs`` says how many and the 95% interval.
     """
     options = _simulation(gpu, params, kernel, tp, tm, model, regs, ptxas, use_cache, emulate_all, unknown_trips,
                           unknown_branch, max_steps, load_cycles, store_cycles, max_instructions, nvcc_flags, dynamic_smem,

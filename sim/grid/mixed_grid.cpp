@@ -149,11 +149,11 @@ struct Estimate {
 
 // What a stratum's runs not drawn are taken to cost, from n drawn distinct runs of the N there
 // are: their mean m and variance v, the share of v the mean's own error adds per run squared
-// ((1 - n / N) / n, without replacement), and Student's t for n - 1 degrees of freedom at the
-// upper end (97.5%) and at the lower end (97.5% over every SM: the lower end of the slowest SM
-// must hold for whichever SM is the slowest).
+// ((1 - n / N) / n, without replacement), and Student's t for n - 1 degrees of freedom at
+// 1 - 2.5% / SMs: each end must hold for whichever SM is the slowest, and the slowest is the one
+// whose runs not drawn happened to cost most (a union bound over the SMs).
 struct Imputation {
-  double mean = 0, variance = 0, mean_share = 0, t_upper = 0, t_lower = 0;
+  double mean = 0, variance = 0, mean_share = 0, t = 0;
 };
 
 Imputation impute_from(const std::vector<double>& times, std::size_t distinct, std::int64_t sms) {
@@ -164,10 +164,7 @@ Imputation impute_from(const std::vector<double>& times, std::size_t distinct, s
   i.mean = m.mean;
   i.variance = m.deviation * m.deviation;
   i.mean_share = std::max(0.0, 1 - n / static_cast<double>(distinct)) / n;
-  if (times.size() >= 2) {
-    i.t_upper = isa::student_t_quantile(0.975, n - 1);
-    i.t_lower = isa::student_t_quantile(1 - 0.025 / static_cast<double>(sms), n - 1);
-  }
+  if (times.size() >= 2) i.t = isa::student_t_quantile(1 - 0.025 / static_cast<double>(sms), n - 1);
   return i;
 }
 
@@ -202,17 +199,16 @@ Estimate estimate(const DealtLaunch& dealt, const std::vector<isa::Millicycles>&
         squares[s] += count * count;
       }
     }
-    double total = to_cycles(known), upper = 0, lower = 0;
+    double total = to_cycles(known), half = 0;
     for (std::size_t s = 0; s < 2; ++s) {
       const Imputation& i = imputed[s];
       const double sd = std::sqrt(i.variance * (squares[s] + unseen[s] * unseen[s] * i.mean_share));
       total += unseen[s] * i.mean / static_cast<double>(isa::kMillicyclesPerCycle);
-      upper += i.t_upper * sd / static_cast<double>(isa::kMillicyclesPerCycle);
-      lower += i.t_lower * sd / static_cast<double>(isa::kMillicyclesPerCycle);
+      half += i.t * sd / static_cast<double>(isa::kMillicyclesPerCycle);
     }
     e.cycles = std::max(e.cycles, total);
-    e.low = std::max(e.low, total - lower);
-    e.high = std::max(e.high, total + upper);
+    e.low = std::max(e.low, total - half);
+    e.high = std::max(e.high, total + half);
   }
   return e;
 }

@@ -45,13 +45,14 @@ RunSampling sampling(std::int64_t budget, std::uint64_t seed) {
   return {budget, seed, [](std::uint32_t) { return kOpsPerProgram; }};
 }
 
-// How many of `seeds` seeded samples put the exact time within their interval.
-int covered(const ProgramOfWarp& program_of, int seeds) {
+// How many of `seeds` seeded samples put the exact time within their interval (or simulated every
+// run, exactly).
+int covered(const ProgramOfWarp& program_of, int seeds, std::int64_t budget = 1'000'000) {
   const GridTiming exact = time_grid_mixed(kGpu, kLaunch, 0, std::nullopt, program_of, package_time);
   int inside = 0;
   for (int seed = 1; seed <= seeds; ++seed) {
     const GridTiming t =
-        time_grid_mixed(kGpu, kLaunch, 0, std::nullopt, program_of, package_time, sampling(1'000'000, static_cast<std::uint64_t>(seed)));
+        time_grid_mixed(kGpu, kLaunch, 0, std::nullopt, program_of, package_time, sampling(budget, static_cast<std::uint64_t>(seed)));
     if (!t.run_sample) {  // every run simulated: exactly
       EXPECT_EQ(t.cycles, exact.cycles);
       ++inside;
@@ -74,6 +75,11 @@ TEST(RunSampling, TheExactTimeLiesWithinTheIntervalInAtLeast95PercentOfSeeds) {
     sampled += time_grid_mixed(kGpu, kLaunch, 0, std::nullopt, programs(), package_time, sampling(1'000'000, seed)).run_sample ? 1 : 0;
   }
   EXPECT_GE(sampled, 36);
+}
+
+TEST(RunSampling, TheFewestDrawsCoverItToo) {
+  // A budget of one op: only the fewest draws of each stratum (Student's t with few degrees).
+  EXPECT_GE(covered(programs(), 40, 1), 38);
 }
 
 TEST(RunSampling, AnSmSlowerByItsOwnRunsIsSimulatedInFull) {

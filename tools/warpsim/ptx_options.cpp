@@ -24,11 +24,13 @@ void add_ptx_options(po::options_description& options) {
       ("max-steps", po::value<std::string>(), "PTX: limit on emulated instructions per warp (default 2^28)")
       ("emulate-all", "PTX: emulate every warp and loop iteration (the reference the fast lowering is checked against; "
                       "same result, slower)")
-      ("exact", "PTX: emulate every block even where each follows its own path (no sampling; docs/ptx.md, \"Sampling\")")
+      ("exact", "PTX: emulate every block even where each follows its own path, and simulate every run of a launch "
+                "whose core packages never repeat (no sampling; docs/ptx.md, \"Sampling\")")
       ("sample-budget", po::value<std::string>(),
        "PTX: warp-instructions an exact lowering may emulate before a launch whose blocks each follow their own path is "
-       "sampled (default 2^23)")
-      ("sample-seed", po::value<std::string>(), "PTX: the seed that draws a sampled launch's blocks (default 1)")
+       "sampled, and warp-ops the timing may simulate before a sample of a launch's distinct runs stands for the rest "
+       "(default 2^23)")
+      ("sample-seed", po::value<std::string>(), "PTX: the seed that draws a sampled launch's blocks or runs (default 1)")
       ("load-cycles", po::value<std::string>(), "PTX: duration of a global load in cycles (default 60, the paper's calibration)")
       ("store-cycles", po::value<std::string>(), "PTX: duration of a global store in cycles (default 60)")
       ("input", po::value<std::vector<std::string>>()->composing(),
