@@ -17,7 +17,8 @@
 namespace warpsim::sim::grid {
 namespace {
 
-// Runs drawn at least, whatever the budget (a bootstrap needs a few), and at most.
+// Runs drawn of each stratum at least, whatever the budget (the interval needs a spread to go
+// by), and at most.
 constexpr std::int64_t kMinDraws = 24;
 constexpr std::int64_t kMaxDraws = 4096;
 constexpr std::int64_t kOpsCeiling = std::int64_t{1} << 62;

@@ -35,9 +35,10 @@ void plan_grid(const gpus::Profile& gpu, const Launch& launch, GridPlan& into);
 // Sampling the runs of a launch whose warps run different programs (docs/model.md, "Warps with
 // different programs"): when simulating each distinct core package would pass `budget` simulated
 // warp-ops (each warp's dynamic op count, summed over the distinct packages), a seeded sample of
-// the distinct runs is simulated, drawn as often as they occur; every run not drawn takes the
-// mean of the drawn runs (full and remaining runs apart), and the time comes with a 95% interval
-// from the sample's bootstrap. Budget 0: every run exactly.
+// the distinct runs is simulated, drawn without repeats; every run not drawn takes the mean of the
+// drawn runs (full and remaining runs apart), and the time comes with a 95% interval from the
+// drawn runs' spread (docs/ptx.md, "Sampling the runs"). Every run is simulated when the sample
+// would need half the packages or the SMs' drawn runs differ. Budget 0: every run exactly.
 struct RunSampling {
   std::int64_t budget = 0;
   std::uint64_t seed = 1;
