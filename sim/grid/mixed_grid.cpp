@@ -21,7 +21,7 @@ namespace {
 // by), and at most.
 constexpr std::int64_t kMinDraws = 24;
 constexpr std::int64_t kMaxDraws = 4096;
-constexpr std::int64_t kOpsCeiling = std::int64_t{1} << 62;
+constexpr std::int64_t kOpsCeiling = std::int64_t{1} << 61;  // two of them still add within 64 bits
 
 // A launch dealt into runs: its distinct core packages, its distinct runs (which packages, full
 // or not), and each SM's runs in order with consecutive repeats counted.

@@ -50,7 +50,7 @@ struct RunSample {
   std::int64_t sampled_runs = 0;        // distinct runs drawn and simulated
   std::int64_t packages = 0;            // distinct core packages of the launch
   std::int64_t simulated_packages = 0;  // of them, simulated
-  std::int64_t projected_ops = 0;       // simulating every distinct package (saturates at 2^62)
+  std::int64_t projected_ops = 0;       // simulating every distinct package (saturates at 2^61)
   std::int64_t budget = 0;
   std::uint64_t seed = 0;
 };
