@@ -96,6 +96,7 @@ class PointListReader {
     tp_us_ = optional_column("tp_us");
     tm_ = optional_column("tm");
     model_ = optional_column("model");
+    regs_ = optional_column("regs");
   }
 
   std::optional<std::size_t> optional_column(const std::string& name) const {
@@ -214,6 +215,13 @@ class PointListReader {
       }
       contents += '\n' + name + '=' + spec.lowering.inputs.back().second.identity();
     }
+    // Registers per thread for occupancy, as a suite's `regs`: a measurements file carries them.
+    if (const std::string& regs = cell(cells, regs_); !regs.empty()) {
+      const std::optional<std::int64_t> value = whole_number(regs);
+      if (!value || *value < 1 || *value > 255) fail(line, "regs " + quote_for_message(regs) + " is not a whole number in 1 .. 255");
+      if (spec.kind != workload::WorkloadKind::ptx) fail(line, "regs is for .ptx kernels");
+      spec.registers.given = *value;
+    }
     if (spec.kind == workload::WorkloadKind::ptx) {
       for (const std::string& name : given) {
         workload::ParameterAxis binding;
@@ -223,7 +231,8 @@ class PointListReader {
         spec.params.push_back(std::move(binding));
       }
     }
-    std::string key = kernel + '\n' + spec.kernel + '\n' + cells[grid_] + '\n' + cells[block_] + '\n' + join_commas(given) + contents;
+    std::string key = kernel + '\n' + spec.kernel + '\n' + cells[grid_] + '\n' + cells[block_] + '\n' + join_commas(given) +
+                      contents + "\nregs=" + cell(cells, regs_);
     const std::shared_ptr<const workload::WorkloadModel>& model = model_for(key, spec, line);
     check_parameters(*model, given, line);
     key += '\n' + cell(cells, tp_us_) + '\n' + cell(cells, tm_) + '\n' + cell(cells, model_);
@@ -266,7 +275,7 @@ class PointListReader {
   report::CsvTable table_;
   PointList list_;
   std::size_t gpu_ = 0, kernel_ = 0, grid_ = 0, block_ = 0;
-  std::optional<std::size_t> entry_, tp_us_, tm_, model_;
+  std::optional<std::size_t> entry_, tp_us_, tm_, model_, regs_;
   std::vector<std::pair<std::string, std::size_t>> params_;  // NAME and column of each param:NAME
   std::vector<std::pair<std::string, std::size_t>> inputs_;  // NAME and column of each input:NAME
   std::map<std::string, std::shared_ptr<const workload::WorkloadModel>> models_;

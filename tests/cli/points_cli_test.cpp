@@ -131,6 +131,23 @@ TEST(PointsCli, InputColumnsStateABuffersContents) {
   EXPECT_DOUBLE_EQ(std::stod(table.rows.at(2).at(time)), std::stod(table.rows.at(0).at(time)));  // the file holds zeros
 }
 
+// A `regs` column gives registers per thread for occupancy, as simulate's --regs and a suite's `regs`.
+TEST(PointsCli, RegsColumnGivesRegistersPerThread) {
+  const std::string points = test_dir() + "/regs.csv";
+  std::ofstream(points) << "gpu,kernel,grid,block,param:3,regs\n"
+                        << "rtx2080," << kSourceDir << "/" << kMatMul << ",16x16,16x16,256,128\n"
+                        << "rtx2080," << kSourceDir << "/" << kMatMul << ",16x16,16x16,256,\n";
+  const Result r = run_warpsim("sweep --points " + points + " -q -o " + test_dir() + "/regs-out.csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const sim::report::CsvTable table = sim::report::read_csv(test_dir() + "/regs-out.csv");
+  const std::size_t time = table.column("time_us");
+  const std::string simulate = "simulate " + kMatMul + " --gpu rtx2080 --grid 16,16 --block 16,16 --param 3=256";
+  EXPECT_EQ(std::stod(table.rows.at(0).at(time)), json_time(simulate + " --regs 128"));
+  EXPECT_EQ(std::stod(table.rows.at(1).at(time)), json_time(simulate));
+  EXPECT_NE(table.rows.at(0).at(time), table.rows.at(1).at(time));  // 2 blocks of 256 threads per SM, not 4
+  EXPECT_EQ(table.rows.at(0).at(table.column("regs")), "128");     // copied, as every input column
+}
+
 // A suite's ptx workload takes `inputs = { PARAM = "SPEC" }` as simulate takes --input.
 TEST(PointsCli, SuiteInputsStateABuffersContents) {
   const std::string suite = test_dir() + "/bins.toml";

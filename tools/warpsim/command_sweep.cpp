@@ -63,11 +63,12 @@ int run_sweep(const Args& args) {
     return print_help("warpsim sweep SUITE.toml|--points ROWS.csv [-o FILE.csv|FILE.json] [--format text|csv|json] [-j N] [--quiet] [--mpi]",
                       "Predicts every point of a suite (GPUs x workloads x each workload's axes), one row each, in suite\n"
                       "order; or, with --points, exactly the rows of ROWS.csv (columns gpu, kernel, entry, grid, block,\n"
-                      "param:NAME, tp_us, tm), in order, each output row the input's columns then the predictions (the\n"
-                      "input's time_us as measured_time_us). Points run in parallel; T_c and PTX lowerings are shared\n"
-                      "between them. With -o the rows stream to FILE.partial, renamed to FILE when complete; Ctrl-C\n"
-                      "stops, removes it and exits with status 130. --mpi splits the points between MPI ranks, each with\n"
-                      "-j threads; rank 0 writes the same output as one process (docs/cluster.md).",
+                      "param:NAME, tp_us, tm, regs, model), in order, each output row the input's columns then the\n"
+                      "predictions (the input's time_us as measured_time_us). Points run in parallel; T_c and PTX\n"
+                      "lowerings are shared between them. With -o the rows stream to FILE.partial, renamed to FILE\n"
+                      "when complete; Ctrl-C stops, removes it and exits with status 130. --mpi splits the points\n"
+                      "between MPI ranks, each with -j threads; rank 0 writes the same output as one process\n"
+                      "(docs/cluster.md).",
                       options);
   }
   const auto& v = line.values;
