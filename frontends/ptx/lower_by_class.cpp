@@ -46,7 +46,7 @@ std::int64_t first_warp_of(const BlockBox& box, std::int64_t warp, const Dim3& g
 bool should_sample(const LoweringOptions& options, std::int64_t done, std::int64_t covered, std::int64_t spent,
                    std::int64_t launch_warps, std::int64_t& projected) {
   if (options.exact || options.emulate_all || done < kMinSampledBlocks || covered <= 0) return false;
-  if (launch_warps > kMaxEmulatedWarps || covered > 2 * done || spent < options.sample_budget / 8) return false;
+  if (covered > 2 * done || spent < options.sample_budget / 8) return false;
   const double estimate = static_cast<double>(spent) / static_cast<double>(covered) * static_cast<double>(launch_warps);
   projected = estimate > 9e18 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(estimate);
   return projected > options.sample_budget && covered < launch_warps;

@@ -111,6 +111,19 @@ TEST(Sampling, NeverWhenExactOrWithinTheBudgetOrWhereClassesGroup) {
   EXPECT_FALSE(ptx::lower_kernel(vectors, add).sampling);
 }
 
+// A launch of more than 2^22 warps (the reference emulator's limit) whose blocks each follow their own
+// path is sampled too: lowered exactly it would emulate every one of its warps (the PMPP tiled 2-D
+// convolution at 2048 x 2048 blocks of 8 x 8 ran past 300 s; sampled, about a second).
+TEST(Sampling, LaunchesOfMoreThanTwoToThe22WarpsAreSampled) {
+  const ptx::Module module = ptx::load_ptx_file(kFile);
+  constexpr std::int64_t kBlocks = (std::int64_t{1} << 19) + 1;  // 8 warps each: 2^22 + 8 warps
+  const ptx::LoweredKernel k = ptx::lower_kernel(module, lowering("lane_hash_loops", kBlocks, 1));
+  ASSERT_TRUE(k.sampling);
+  EXPECT_EQ(k.sampling->launch_blocks, kBlocks);
+  EXPECT_GE(static_cast<std::int64_t>(k.sampling->blocks.size()), ptx::kMinSampledBlocks);
+  EXPECT_LE(static_cast<std::int64_t>(k.sampling->blocks.size()), ptx::kMaxSampledBlocks);
+}
+
 // The target: the exact time within the stated interval in at least 95% of seeded trials
 // (19 of 20 seeds), for lane_hash_loops at `blocks` blocks and the given sampling budget.
 void expect_intervals_hold_the_exact_time(std::int64_t blocks, std::int64_t budget) {
