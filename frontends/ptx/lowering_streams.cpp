@@ -1,6 +1,9 @@
 #include "warpsim/ptx/lowering_streams.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <exception>
 #include <numeric>
 
 #include "warpsim/isa/input_error.hpp"
@@ -196,18 +199,28 @@ std::vector<std::uint32_t> StreamTable::finish(const LoweringOptions& options, c
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return first_warp_[a] < first_warp_[b]; });
   std::vector<std::uint32_t> new_id(streams_.size());
-  into.programs.clear();
-  for (std::uint32_t rank = 0; rank < order.size(); ++rank) {
+  for (std::uint32_t rank = 0; rank < order.size(); ++rank) new_id[order[rank]] = rank;
+  // Each stream becomes its program on its own (a sampled curand launch has 256 streams of 10^5
+  // items, seconds in one thread); an error is rethrown for the first program in order, so the
+  // message does not depend on the scheduling.
+  into.programs.assign(order.size(), WarpProgram{});
+  std::vector<std::exception_ptr> errors(order.size());
+  tbb::parallel_for(std::size_t{0}, order.size(), [&](std::size_t rank) {
     const std::uint32_t id = order[rank];
-    new_id[id] = rank;
-    WarpProgram p;
+    WarpProgram& p = into.programs[rank];
     p.warps = warps_[id];
     p.first_warp = first_warp_[id];
     p.program = isa::Program(name, file);
-    write_out_small_loops(streams_[id]);
-    build_program(streams_[id], options, p.program, p.notes);
-    p.program.finish();
-    into.programs.push_back(std::move(p));
+    try {
+      write_out_small_loops(streams_[id]);
+      build_program(streams_[id], options, p.program, p.notes);
+      p.program.finish();
+    } catch (...) {
+      errors[rank] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
   }
   into.emulated_instructions = instructions_;
   into.unknown_branches = unknown_.report;
