@@ -5,8 +5,9 @@
                                  [--profiles DIR] [-j N] [--no-charts]
 
 Reads the amaris_nca rows of ../shared/data/measured/measured.csv, predicts every row with
-warpsim (one `warpsim sweep --points` of a generated point list: each measured GPU and workload,
-the row's kernel built at its Tile_Width, its exact grid, block and registers), then scores the predictions two ways:
+warpsim (one `warpsim sweep --points` of a generated point list: each measured GPU and
+workload, the row's kernel built at its Tile_Width, its exact grid, block and registers), then
+scores the predictions two ways:
 
   X  held-out sizes: per GPU, kernel and Tile_Width, sorted by N, fit (t_p, F_eff) on the even
      positions, predict the odd ones; the straight-line baseline T = a + b * work likewise.
@@ -38,8 +39,8 @@ import validate_measured_lib as lib  # noqa: E402
 import warpsim_binary  # noqa: E402
 
 # --- Settings of the timing model under test --------------------------------------------------
-# The paper model needs t_m (cycles); the memory-aware model predicts cycles without it. Set TM
-# to None once suites accept PTX workloads with no tm: the calibration then gives only tp_us.
+# The paper model needs t_m (cycles); the memory-aware models predict cycles without it (None:
+# each point's calibration gives only tp_us = 0).
 TM = None  # the memory-aware models (memory, pipes): t_m from the profile (docs/model.md)
 # Pass the measured registers per thread (the row's regs_per_thread) as the point's `regs`
 # (occupancy); off, ptxas's count for the PTX (else 32) is used.
