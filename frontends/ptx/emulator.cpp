@@ -68,6 +68,7 @@ std::int64_t WarpEmulator::run_class(const BlockBox& box, std::int64_t warp, Rep
 }
 UnknownBranchReport WarpEmulator::take_unknown_branches() { return impl_->take_unknown_branches(); }
 GenericAsGlobalReport WarpEmulator::take_generic_as_global() { return impl_->take_generic_as_global(); }
+std::int64_t WarpEmulator::take_closed_form_steps() { return impl_->take_closed_form_steps(); }
 void WarpEmulator::observe_sectors(SectorObserver* observer) { impl_->observe_sectors(observer); }
 
 void WarpEmulator::Impl::start_frame(std::uint32_t function, std::uint32_t mask, std::uint32_t call_pc) {
@@ -383,7 +384,10 @@ std::uint32_t WarpEmulator::Impl::unknown_lanes_taking(std::uint32_t pc, std::ui
   const std::uint64_t key = std::uint64_t{function} << 32 | pc;
   auto it = std::find_if(lanes_.loop_exit_counts.begin(), lanes_.loop_exit_counts.end(), [&](const auto& c) { return c.first == key; });
   if (it == lanes_.loop_exit_counts.end()) it = lanes_.loop_exit_counts.insert(lanes_.loop_exit_counts.end(), {key, 0});
-  const bool leave = ++it->second % options_.unknown_loop_trips == 0;
+  // Kept modulo N, all that decides the exit, so that a loop around this one comes back to the
+  // same state each iteration (and can run in closed form).
+  it->second = (it->second + 1) % options_.unknown_loop_trips;
+  const bool leave = it->second == 0;
   return leave == (exit == ControlFlowGraph::LoopExit::taken) ? unknown : 0;
 }
 
@@ -722,8 +726,14 @@ void WarpEmulator::Impl::execute(const DecodedInstruction& in, std::uint32_t act
         slots.emplace_back().offset = in.address.offset;
         target = &slots.back();
       }
-      const std::uint32_t known = known_of(a) & gtrue;
-      for_lanes(known, [&](int lane) { target->values[static_cast<std::size_t>(lane)] = read(a, lane); });
+      // A value nothing reads back into a relevant register (relevance.hpp) is stored unknown, as
+      // such registers are: a loop passing a helper a new float each time then has the same param
+      // state at its head, and runs in closed form. Unknown lanes hold 0 (snapshots compare slots whole).
+      const bool observed = a.kind != Arg::Kind::reg || relevant_[frame.function][a.reg];
+      const std::uint32_t known = observed ? known_of(a) & gtrue : 0u;
+      for_lanes(executing, [&](int lane) {
+        target->values[static_cast<std::size_t>(lane)] = (known >> lane & 1) != 0 ? read(a, lane) : 0;
+      });
       target->known = (target->known & ~executing) | known;
       return;
     }

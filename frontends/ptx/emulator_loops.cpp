@@ -225,6 +225,7 @@ WarpEmulator::Impl::RunEnd WarpEmulator::Impl::end_run(LoopRun& run) {
     return RunEnd::soft_failure;
   }
   lanes_.steps += added;
+  closed_form_steps_ += added;
   unknown_branches_.count += (unknown_branches_.count - run.unknown_branches) * more;
   generic_as_global_.count += (generic_as_global_.count - run.generic_as_global) * more;
   for (std::size_t i = 0; i < list.size(); ++i) {

@@ -26,6 +26,7 @@ struct ClassResult {
   ClassSplit restart_split;
   std::vector<TraceItem> stream;
   std::int64_t steps = 0;
+  std::int64_t closed_form = 0;  // of steps: added by closed-form loops, not executed
   UnknownBranchReport unknown;
   GenericAsGlobalReport generic;
   std::exception_ptr error;
@@ -67,7 +68,7 @@ bool lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
   for (std::int64_t w = warps_per_block; w-- > 0;) pending.push_back(PendingClass{w, map.root(w)});
   std::int64_t done = 0;
   // For sampling: the warp-instructions emulated (restarted classes too) and the warps covered.
-  std::int64_t spent = 0, covered = 0;
+  std::int64_t spent = 0, covered = 0, stepped = 0;
   const std::int64_t launch_warps = options.grid.count() * warps_per_block;
   while (!pending.empty()) {
     if (options.cancel != nullptr && options.cancel->load()) {
@@ -87,8 +88,10 @@ bool lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
       ClassResult& out = results[i];
       emulator.take_unknown_branches();
       emulator.take_generic_as_global();
+      emulator.take_closed_form_steps();
       try {
         out.steps = emulator.run_class(map.box(round[i].node), round[i].warp, folder, out.splits);
+        out.closed_form = emulator.take_closed_form_steps();
         out.stream = folder.finish();
       } catch (const RestartClass& restart) {
         out.restart = true;
@@ -129,7 +132,10 @@ bool lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
       table.account(first, box.blocks(), r.steps, r.unknown, r.generic);
       map.set_program(node, table.add(std::move(r.stream), first, box.blocks()));
     }
-    for (const ClassResult& r : results) spent += r.steps;
+    for (const ClassResult& r : results) {
+      spent += r.steps;
+      stepped += r.steps - r.closed_form;
+    }
     pending.insert(pending.end(), cut_off.rbegin(), cut_off.rend());
     if (should_sample(options, done, covered, spent, launch_warps, projected)) return false;
     if (done + static_cast<std::int64_t>(pending.size()) > kMaxClasses) {
@@ -139,6 +145,7 @@ bool lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
     if (options.progress) options.progress(done, done + static_cast<std::int64_t>(pending.size()));
   }
   result.emulated_classes = done;
+  result.stepped_instructions = stepped;
   result.warp_programs = std::move(map);
   return true;
 }

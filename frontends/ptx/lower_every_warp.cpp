@@ -68,6 +68,7 @@ void lower_every_warp(const DecodedModule& decoded, std::uint32_t entry, const s
         const std::int64_t warp = chunk_warp + static_cast<std::int64_t>(i);
         per_warp.push_back(table.add(std::move(runs.streams[i]), warp, 1));
         table.account(warp, 1, runs.steps[i], runs.unknown[i], runs.generic[i]);
+        result.stepped_instructions += runs.steps[i];  // no closed forms here
       }
       if (chunk.error) {
         table.fail(chunk_warp + chunk.failed_warp, chunk.error);

@@ -103,6 +103,7 @@ void lower_sampled(const DecodedModule& decoded, std::uint32_t entry, const std:
     for (std::size_t w = 0; w < runs.streams.size(); ++w) {
       const std::int64_t warp = first_warp + static_cast<std::int64_t>(w);
       table.account(warp, represented[j], runs.steps[w], runs.unknown[w], runs.generic[w]);
+      result.stepped_instructions += runs.steps[w];  // concrete runs: no closed forms
       ids[j].push_back(table.add(std::move(runs.streams[w]), warp, represented[j]));
     }
   }

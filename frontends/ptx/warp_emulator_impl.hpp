@@ -27,6 +27,7 @@ class WarpEmulator::Impl {
   std::int64_t run_class(const BlockBox& box, std::int64_t warp, RepeatableSink& folder, std::vector<ClassSplit>& splits);
   UnknownBranchReport take_unknown_branches() { return std::exchange(unknown_branches_, UnknownBranchReport{}); }
   GenericAsGlobalReport take_generic_as_global() { return std::exchange(generic_as_global_, GenericAsGlobalReport{}); }
+  std::int64_t take_closed_form_steps() { return std::exchange(closed_form_steps_, 0); }
   void observe_sectors(SectorObserver* observer) { sector_observer_ = observer; }
 
  private:
@@ -241,6 +242,7 @@ class WarpEmulator::Impl {
   std::vector<std::vector<std::uint32_t>> relevant_list_;  // per function: its relevant registers
   UnknownBranchReport unknown_branches_;
   GenericAsGlobalReport generic_as_global_;
+  std::int64_t closed_form_steps_ = 0;  // warp instructions added by closed-form loops, not executed
   SectorObserver* sector_observer_ = nullptr;
   LaneState lanes_;
   SymbolicBox symbolic_;

@@ -184,6 +184,40 @@ TEST(PtxFastPath, TileFieldsStayInClasses) {
   EXPECT_LT(expect_same(tiles, o, "tile_fields 5000 tiles"), 1024 * 8);
 }
 
+// Loops that come back to the same state although something in them changes
+// (tests/ptx/cases/helper_loops.cu): a window loop passing a function that is not inlined a new
+// float each iteration (the float steers nothing: its param slot is stored unknown), and a
+// counted loop around a search that the unknown-value policy leaves (its count of tests is kept
+// modulo --unknown-trips). Both run in closed form, equal to --emulate-all; before 2026-11-30 the
+// emulator stepped through every iteration of both (the -G builds of CUDA Samples'
+// bilateralFilter and conjugate-gradient kernels: 8-15 s for one warp, now 0.05-0.1 s).
+TEST(PtxFastPath, LoopsAroundCallsAndUnknownSearchesRunInClosedForm) {
+  for (const char* build : {"tests/ptx/cases/helper_loops.sm_80.ptx", "tests/ptx/nvcc/helper_loops.sm_80.G.ptx"}) {
+    const Module module = load_ptx_file(kSource + "/" + build);
+    LoweringOptions o;
+    o.kernel = "_Z12helper_loopsPKfPfPKiii";
+    o.grid = {2, 1, 1};
+    o.block = {64, 1, 1};
+    for (const std::int64_t trips : {1, 3}) {
+      o.emulator.unknown_loop_trips = trips;
+      const std::string what = std::string(build) + " --unknown-trips " + std::to_string(trips);
+      o.parameters = {{"3", "40"}, {"4", "0"}};
+      expect_same(module, o, what + " window 81");
+      o.parameters = {{"3", "0"}, {"4", "70"}};
+      expect_same(module, o, what + " 70 rounds");
+      o.parameters = {{"3", "7"}, {"4", "9"}};
+      expect_same(module, o, what + " both");
+      // Large: every warp (4) issues at least one instruction per iteration.
+      for (const auto& [radius, rounds] : {std::pair{"200000", "0"}, std::pair{"0", "400000"}}) {
+        o.parameters = {{"3", radius}, {"4", rounds}};
+        const LoweredKernel k = lower_kernel(module, o);
+        EXPECT_GT(k.emulated_instructions, 4 * 400000) << what << ' ' << radius << ' ' << rounds;
+        EXPECT_LT(k.stepped_instructions, k.emulated_instructions / 1000) << what << ' ' << radius << ' ' << rounds;
+      }
+    }
+  }
+}
+
 // A launch beyond 2^22 warps and up to CUDA's grid limit lowers, in bounded memory.
 TEST(PtxFastPath, AnyLegalLaunch) {
   const Module module = load_ptx_file(kSource + "/workloads/vector_ops/vector_ops.ptx");

@@ -140,6 +140,9 @@ class WarpEmulator {
   UnknownBranchReport take_unknown_branches();
   // The generic accesses counted as global since the last call, and a fresh count.
   GenericAsGlobalReport take_generic_as_global();
+  // The warp instructions that closed-form loops added without executing them since the last
+  // call (part of what run_class returned), and a fresh count.
+  std::int64_t take_closed_form_steps();
 
   // For concrete runs only (a class run would report one block's sectors for the whole box).
   void observe_sectors(SectorObserver* observer);

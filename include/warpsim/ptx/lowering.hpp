@@ -136,6 +136,10 @@ struct LoweredKernel {
   GenericAsGlobalReport generic_as_global;
   std::vector<Assumption> assumptions;     // what the emulation assumed (assumptions.hpp)
   std::int64_t emulated_instructions = 0;  // warp instructions, all warps (loops multiplied out)
+  // The warp instructions the emulator executed one at a time, over all its emulations (a class
+  // once): its work. The rest of emulated_instructions came from classes, closed-form loops or
+  // the sample's stand-ins.
+  std::int64_t stepped_instructions = 0;
   BoundParameters parameters;              // the --param values as bound, for reports
   std::int64_t static_shared_bytes = 0;    // the entry's .shared variables (occupancy)
   std::optional<SassCoverage> sass;        // what the SASS stream priced, when LoweringOptions::sass was set
