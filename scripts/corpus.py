@@ -6,6 +6,9 @@ build there, and predicts every kernel of it as a new user would:
     warpsim simulate FILE.ptx --kernel K --gpu GPU --grid 1024 --block 256 --ptxas none
                      --param I=256 (integers) --param I=1.0 (floats)
 
+(a kernel that declares .reqntid, or a .maxntid below --block, at its own block, as a program
+must launch it: CUDA refuses the launch otherwise, and warpsim does too).
+
 Each run is timed whole process and classified predicted (exit 0), refused (exit 2, warpsim's
 one-line error) or failed (an internal error, a crash, or still running at --timeout).
 
@@ -49,7 +52,7 @@ from validate_public_lib import Fail  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DOCS_BEGIN = "<!-- corpus:begin (written by scripts/corpus.sh --write-docs) -->"
 DOCS_END = "<!-- corpus:end -->"
-FIELDS = ["suite", "build", "file", "kernel", "outcome", "seconds", "cycles", "time_us", "sampled", "emulate_all",
+FIELDS = ["suite", "build", "file", "kernel", "block", "outcome", "seconds", "cycles", "time_us", "sampled", "emulate_all",
           "small_check", "full_check", "message"]
 
 
@@ -62,7 +65,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--warpsim", help="the binary (default: build/release or build/ci, the newer)")
     ap.add_argument("--gpu", default="rtx2080")
     ap.add_argument("--grid", default="1024")
-    ap.add_argument("--block", default="256")
+    ap.add_argument("--block", default="256",
+                    help="threads per block, X[,Y[,Z]] (default 256); a kernel's own .reqntid or smaller .maxntid wins")
     ap.add_argument("--model", help="timing model (default: warpsim's default, pipes)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per kernel before it counts as failed (default 10)")
     ap.add_argument("--check-emulate-all", type=float, default=0.0, metavar="S",
@@ -169,7 +173,7 @@ def check_fast_path(cmd: list[str], limit: float) -> tuple[str, str]:
 def predict_kernel(args: argparse.Namespace, warpsim: str, job: dict) -> dict:
     def command(grid: str) -> list[str]:
         cmd = [warpsim, "simulate", str(job["ptx"]), "--kernel", job["kernel"], "--gpu", args.gpu, "--grid", grid,
-               "--block", args.block, "--model", args.model, "--ptxas", "none"]
+               "--block", job["block"], "--model", args.model, "--ptxas", "none"]
         for i, v in sorted(job["values"].items()):
             cmd += ["--param", f"{i}={v}"]
         return cmd
@@ -177,7 +181,7 @@ def predict_kernel(args: argparse.Namespace, warpsim: str, job: dict) -> dict:
     outcome, seconds, result, message = simulate(cmd, args.timeout)
     sampled = result.get("sampled")
     row = {"suite": job["suite"], "build": job["build"], "file": job["file"], "kernel": job["kernel"],
-           "outcome": outcome, "seconds": seconds, "cycles": result.get("cycles", ""),
+           "block": job["block"], "outcome": outcome, "seconds": seconds, "cycles": result.get("cycles", ""),
            "time_us": result.get("time_us", ""),
            "sampled": f"{sampled['blocks']} of {sampled['of_blocks']}" if sampled else "",
            "emulate_all": "", "small_check": "", "full_check": "", "message": message}
@@ -238,7 +242,7 @@ def main(argv: list[str]) -> int:
         for entry, demangled in zip(entries, demangle([e.name for e in entries])):
             values = lib.parameter_values(entry, lib.cxx_argument_types(demangled))
             jobs.append({"suite": suite["name"], "build": build["name"], "file": str(rel), "ptx": ptx,
-                         "kernel": entry.name, "values": values})
+                         "kernel": entry.name, "block": lib.block_for(entry, args.block), "values": values})
     log(f"corpus: {len(jobs)} kernels in {len(compiles) - not_built} PTX files ({not_built} files did not compile)")
     for i in random.Random(args.check_seed).sample(range(len(jobs)), min(args.check_full, len(jobs))):
         jobs[i]["check_full"] = True
@@ -268,7 +272,8 @@ def main(argv: list[str]) -> int:
     (args.out / "results.partial.csv").unlink()
     commits = ", ".join(f"{s['name']} ({s['repository']} @ {s['commit'][:10]})" for s in suites)
     text = [f"Suites: {commits}. Launch: `--gpu {args.gpu} --grid {args.grid} --block {args.block} "
-            f"--model {args.model} --ptxas none`, integers 256, floats 1.0; builds: "
+            f"--model {args.model} --ptxas none` (a kernel that declares `.reqntid`, or a `.maxntid` below the "
+            f"block, at its own: {sum(r['block'] != args.block for r in results)} kernels), integers 256, floats 1.0; builds: "
             + ", ".join(f"{b['name']} (`{' '.join(b['flags'])}`)" for b in builds) + ".", ""]
     text += lib.markdown(results, not_built, args.timeout,
                          checks=(f"{args.check_grid} x {args.block}", args.check_full, args.check_seed, args.check_limit))

@@ -29,10 +29,13 @@ class Param:
 class Entry:
     name: str  # the PTX (mangled) name
     params: list[Param] = field(default_factory=list)
+    maxntid: tuple[int, ...] | None = None  # .maxntid X[, Y[, Z]]: the most threads a block may have
+    reqntid: tuple[int, ...] | None = None  # .reqntid X[, Y[, Z]]: the block it must have
 
 
 _ENTRY = re.compile(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.entry\s+([A-Za-z_$%][\w$]*)\s*\(", re.M)
 _TYPE = re.compile(r"^\.([usfb])(8|16|32|64)$")
+_BOUND = re.compile(r"\.(maxntid|reqntid)\s+(\d+(?:\s*,\s*\d+){0,2})")
 
 
 def ptx_entries(text: str) -> list[Entry]:
@@ -54,8 +57,24 @@ def ptx_entries(text: str) -> list[Entry]:
                 ptx_type=types[0][1:] if types else "b32",
                 is_array="[" in name,
                 has_ptr_attr=".ptr" in tokens))
+        body = text.find("{", close)
+        for kind, dims in _BOUND.findall(text[close:body if body >= 0 else len(text)]):
+            setattr(entry, kind, tuple(int(d) for d in dims.split(",")))
         found.append(entry)
     return found
+
+
+def block_for(entry: Entry, block: str) -> str:
+    """The --block a kernel is launched with: `block` (X[,Y[,Z]]), unless the kernel declares its
+    own bounds, as a program must then launch it: its .reqntid, or its .maxntid where `block`
+    has more threads (CUDA refuses both launches otherwise)."""
+    if entry.reqntid:
+        return ",".join(map(str, entry.reqntid))
+    if entry.maxntid:
+        threads = math.prod(int(d) for d in block.split(","))
+        if threads > math.prod(entry.maxntid):
+            return ",".join(map(str, entry.maxntid))
+    return block
 
 
 def cxx_argument_types(demangled: str) -> list[str] | None:

@@ -50,13 +50,27 @@ PTX = """
 {
 	ret;
 }
+.visible .entry bounded(
+	.param .u32 bounded_param_0
+)
+.maxntid 128, 1, 1
+.minnctapersm 4
+{
+	ret;
+}
+.entry required()
+.reqntid 16, 8
+{
+	ret;
+}
 """
 
 
 class PtxEntries(unittest.TestCase):
     def test_every_entry_with_its_parameters(self):
         entries = lib.ptx_entries(PTX)
-        self.assertEqual([e.name for e in entries], ["_Z6kernelPfifb", "_Z4tmplI6float4EvT_Pi", "plain_c", "noargs"])
+        self.assertEqual([e.name for e in entries],
+                         ["_Z6kernelPfifb", "_Z4tmplI6float4EvT_Pi", "plain_c", "noargs", "bounded", "required"])
         k = entries[0]
         self.assertEqual([p.ptx_type for p in k.params], ["u64", "u32", "f32", "u8"])
         self.assertTrue(k.params[0].has_ptr_attr)
@@ -65,6 +79,19 @@ class PtxEntries(unittest.TestCase):
         self.assertTrue(t.params[0].is_array)
         self.assertEqual(t.params[0].ptx_name, "_Z4tmplI6float4EvT_Pi_param_0")
         self.assertEqual(entries[3].params, [])
+        self.assertIsNone(entries[3].maxntid)
+        self.assertEqual(entries[4].maxntid, (128, 1, 1))
+        self.assertEqual([p.ptx_type for p in entries[4].params], ["u32"])
+        self.assertEqual(entries[5].reqntid, (16, 8))
+
+    def test_a_kernel_with_its_own_bounds_is_launched_within_them(self):
+        _, _, _, noargs, bounded, required = lib.ptx_entries(PTX)
+        self.assertEqual(lib.block_for(noargs, "256"), "256")
+        self.assertEqual(lib.block_for(bounded, "256"), "128,1,1")  # CUDA would refuse 256 threads
+        self.assertEqual(lib.block_for(bounded, "128"), "128")      # within the bound: as asked
+        self.assertEqual(lib.block_for(bounded, "16,4"), "16,4")
+        self.assertEqual(lib.block_for(required, "256"), "16,8")    # .reqntid: exactly
+        self.assertEqual(lib.block_for(required, "16,8,1"), "16,8")
 
     def test_cxx_argument_types(self):
         self.assertEqual(lib.cxx_argument_types("kernel(float*, int, float, bool)"), ["float*", "int", "float", "bool"])
@@ -75,7 +102,7 @@ class PtxEntries(unittest.TestCase):
         self.assertIsNone(lib.cxx_argument_types("plain_c"))
 
     def test_values_given(self):
-        k, t, c, n = lib.ptx_entries(PTX)
+        k, t, c, n = lib.ptx_entries(PTX)[:4]
         self.assertEqual(lib.parameter_values(k, ["float*", "int", "float", "bool"]), {1: "256", 2: "1.0", 3: "1"})
         # A struct by value gets none; a pointer in C++ gets none however PTX types it.
         self.assertEqual(lib.parameter_values(t, ["float4", "int*"]), {})
