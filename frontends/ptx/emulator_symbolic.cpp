@@ -103,9 +103,7 @@ bool WarpEmulator::Impl::form_of(const Arg& a, int lane, ScalarType type, LaneFo
   const std::uint64_t raw = raw_value != nullptr ? *raw_value
                             : a.kind == Arg::Kind::reg ? lanes_.values[(lanes_.frames.back().register_base + a.reg) * 32 + static_cast<std::size_t>(lane)]
                                                        : a.imm;
-  const Frame& frame = lanes_.frames.back();
-  const bool observed = a.kind == Arg::Kind::reg && relevant_[frame.function][a.reg];  // as execute stores it
-  const Coefficients* c = observed ? coefficients(frame.register_base + a.reg) : nullptr;
+  const Coefficients* c = a.kind == Arg::Kind::reg ? coefficients(lanes_.frames.back().register_base + a.reg) : nullptr;
   if (c != nullptr) {
     // A register read as a wider type holds its own width's value, zero-extended: an unsigned
     // form of the register's width, which must not wrap.
