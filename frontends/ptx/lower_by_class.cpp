@@ -67,7 +67,8 @@ bool lower_by_class(const DecodedModule& decoded, std::uint32_t entry, const std
   std::vector<PendingClass> pending;
   for (std::int64_t w = warps_per_block; w-- > 0;) pending.push_back(PendingClass{w, map.root(w)});
   std::int64_t done = 0;
-  // For sampling: the warp-instructions emulated (restarted classes too) and the warps covered.
+  // For sampling: the warp-instructions emulated (restarted classes too) and the warps covered;
+  // for LoweredKernel::stepped_instructions, those not added by closed forms.
   std::int64_t spent = 0, covered = 0, stepped = 0;
   const std::int64_t launch_warps = options.grid.count() * warps_per_block;
   while (!pending.empty()) {
