@@ -215,6 +215,7 @@ std::vector<std::uint32_t> StreamTable::finish(const LoweringOptions& options, c
       write_out_small_loops(streams_[id]);
       build_program(streams_[id], options, p.program, p.notes);
       p.program.finish();
+      std::vector<TraceItem>().swap(streams_[id]);  // its memory back now: traces and programs both peak otherwise
     } catch (...) {
       errors[rank] = std::current_exception();
     }

@@ -42,7 +42,8 @@ class StreamTable {
   void fail(std::int64_t first_warp, std::exception_ptr error);
   void rethrow_error() const;
 
-  // Programs in order of their first warp, and the new id of each stream.
+  // Programs in order of their first warp, and the new id of each stream. Consumes the streams
+  // (each is freed once its program is built): the table takes no more after it.
   std::vector<std::uint32_t> finish(const LoweringOptions& options, const std::string& name, const std::string& file,
                                     LoweredKernel& into);
 
