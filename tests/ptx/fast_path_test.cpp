@@ -188,7 +188,8 @@ TEST(PtxFastPath, TileFieldsStayInClasses) {
 // (tests/ptx/cases/helper_loops.cu): a window loop passing a function that is not inlined a new
 // float each iteration (the float steers nothing: its param slot is stored unknown), and a
 // counted loop around a search that the unknown-value policy leaves (its count of tests is kept
-// modulo --unknown-trips). Both run in closed form, equal to --emulate-all; before 2026-11-30 the
+// modulo --unknown-trips). Both run in closed form, equal to --emulate-all (and a float a helper
+// branches on is still followed); before 2026-11-30 the
 // emulator stepped through every iteration of both (the -G builds of CUDA Samples'
 // bilateralFilter and conjugate-gradient kernels: 8-15 s for one warp, now 0.05-0.1 s).
 TEST(PtxFastPath, LoopsAroundCallsAndUnknownSearchesRunInClosedForm) {
@@ -207,6 +208,12 @@ TEST(PtxFastPath, LoopsAroundCallsAndUnknownSearchesRunInClosedForm) {
       expect_same(module, o, what + " 70 rounds");
       o.parameters = {{"3", "7"}, {"4", "9"}};
       expect_same(module, o, what + " both");
+      // A float that steers (mark_far branches on it) stays known: 5 of its 8 calls store
+      // (offsets 3 to 7), then the result.
+      o.parameters = {{"3", "0"}, {"4", "8"}};
+      for (const WarpProgram& p : lower_kernel(module, o).programs) {
+        EXPECT_EQ(testing_support::paper_program(p.program).dynamic_counts().stores, 6) << what << " steering float";
+      }
       // Large: every warp (4) issues at least one instruction per iteration.
       for (const auto& [radius, rounds] : {std::pair{"200000", "0"}, std::pair{"0", "400000"}}) {
         o.parameters = {{"3", radius}, {"4", rounds}};

@@ -4,8 +4,14 @@
 //    bilateral filter's shape; -G builds call helpers so everywhere): the float steers nothing,
 //    so the param slot it travels through holds no value the loop must repeat;
 // 2. a counted loop around a search whose end lies in memory (an unknown value): the search is
-//    left at its N-th test (--unknown-trips N), and the outer loop repeats.
+//    left at its N-th test (--unknown-trips N), and the outer loop repeats;
+// 3. the opposite of 1: a helper that branches on its float argument, which must stay known (the
+//    branch changes what the warp issues from one iteration to the next).
 __device__ __noinline__ float weigh(float offset, float sigma) { return __expf(-offset * offset / sigma); }
+
+__device__ __noinline__ void mark_far(float* out, int x, float offset) {
+  if (offset > 2.5f) out[x] += 1.0f;
+}
 
 __global__ void helper_loops(const float* in, float* out, const int* list, int radius, int rounds) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -16,5 +22,6 @@ __global__ void helper_loops(const float* in, float* out, const int* list, int r
     while (list[j] != 0) ++j;
     sum += (float)j;
   }
+  for (int d = 0; d < rounds && d < 8; ++d) mark_far(out, x, (float)d);
   out[x] = sum;
 }
