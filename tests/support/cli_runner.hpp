@@ -39,10 +39,12 @@ inline std::string slurp(const std::string& path) {
   return text.str();
 }
 
-// A folder of this test's own: ctest runs tests in parallel processes.
+// A folder of this test's own: ctest runs tests in parallel processes. Suite and name both:
+// AppCli and EvaluateCli each have a BadInputWritesNothing, and sharing a folder (and the
+// captured stdout and stderr in it) made one fail now and then when the two ran at once.
 inline std::string test_dir() {
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-  const std::string dir = testing::TempDir() + "/warpsim_cli_" + info->name();
+  const std::string dir = testing::TempDir() + "/warpsim_cli_" + info->test_suite_name() + "." + info->name();
   std::filesystem::create_directories(dir);
   return dir;
 }
