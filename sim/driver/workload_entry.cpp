@@ -182,7 +182,7 @@ WorkloadEntry read_table_entry(const gpus::TomlReader& toml, const toml::node& n
     else if (k == "param_names") param_names = &value;
     else if (k == "launch") launch_node = &value;
     else if (k == "emulate_all") spec.emulate_all = toml.boolean(value, k);
-    else if (k == "regs") spec.registers.given = toml.whole_number(value, k, 1, 255);
+    else if (k == "regs") spec.registers.given = toml.whole_number(value, k, 1, workload::kMostRegistersPerThread);
     else if (k == "nvcc_flags") {
       nvcc_flags = &value;
       try {

@@ -218,7 +218,9 @@ class PointListReader {
     // Registers per thread for occupancy, as a suite's `regs`: a measurements file carries them.
     if (const std::string& regs = cell(cells, regs_); !regs.empty()) {
       const std::optional<std::int64_t> value = whole_number(regs);
-      if (!value || *value < 1 || *value > 255) fail(line, "regs " + quote_for_message(regs) + " is not a whole number in 1 .. 255");
+      if (!value || *value < 1 || *value > workload::kMostRegistersPerThread) {
+        fail(line, "regs " + quote_for_message(regs) + " is not a whole number in 1 .. " + std::to_string(workload::kMostRegistersPerThread));
+      }
       if (spec.kind != workload::WorkloadKind::ptx) fail(line, "regs is for .ptx kernels");
       spec.registers.given = *value;
     }

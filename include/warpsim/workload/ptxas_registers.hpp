@@ -26,6 +26,10 @@ struct PtxasRegisters {
 PtxasRegisters ptxas_registers(const std::string& ptxas, const std::string& ptx_path, const std::string& entry,
                                const std::string& compute_capability, bool use_cache = true);
 
+// The most registers a thread can have (CUDA's per-thread limit on every GPU since Kepler): the
+// bound a suite's and a point list's `regs` are checked against.
+inline constexpr std::int64_t kMostRegistersPerThread = 255;
+
 // How a command chooses a kernel's registers: given (--regs, a suite's `regs`), else ptxas
 // (unless "none"), else kDefaultRegistersPerThread.
 struct RegisterChoice {
